@@ -1,0 +1,43 @@
+//===- CpuPipeline.cpp - stencil program to the LLVM dialect for the CPU ---===//
+
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void stencil::buildStencilCpuPipeline(OpPassManager &pm,
+                                      const CpuPipelineOptions &options) {
+  pm.addPass(stencil::createStencilShapeInference());
+  pm.addPass(stencil::createConvertStencilToLoops());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  if (options.openmp)
+    pm.addPass(createConvertSCFToOpenMPPass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createArithToLLVMConversionPass());
+  if (options.openmp)
+    pm.addPass(createConvertOpenMPToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void stencil::registerStencilCpuPipeline() {
+  PassPipelineRegistration<CpuPipelineOptions>(
+      "stencil-cpu-pipeline",
+      "Lower a stencil program to the LLVM dialect for the CPU "
+      "(shape inference, reference lowering to loops, optional OpenMP)",
+      buildStencilCpuPipeline);
+}

@@ -1,0 +1,746 @@
+//===- StencilOps.cpp - stencil operations ---------------------------------===//
+
+#include "Stencil/IR/StencilOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+#define GET_OP_CLASSES
+#include "Stencil/IR/StencilOps.cpp.inc"
+
+/// `[a, b, c]` for diagnostics.
+static std::string formatList(ArrayRef<int64_t> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+/// True when box [lb, ub) lies inside box [outerLb, outerUb).
+static bool boxContains(ArrayRef<int64_t> outerLb, ArrayRef<int64_t> outerUb,
+                        ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) {
+  for (unsigned d = 0; d < lb.size(); ++d)
+    if (lb[d] < outerLb[d] || ub[d] > outerUb[d])
+      return false;
+  return true;
+}
+
+/// Shared checks of an op reading or writing a field through a temp.
+static LogicalResult verifyFieldTempPair(Operation *op, Type fieldType,
+                                         Type tempType) {
+  if (getElementTypeOf(fieldType) != getElementTypeOf(tempType))
+    return op->emitOpError("element type ")
+           << getElementTypeOf(tempType) << " of the temp differs from "
+           << getElementTypeOf(fieldType) << " of the field";
+  if (getRankOf(fieldType) != getRankOf(tempType))
+    return op->emitOpError("rank ")
+           << getRankOf(tempType) << " of the temp differs from rank "
+           << getRankOf(fieldType) << " of the field";
+  if (!getBoundsOf(fieldType))
+    return op->emitOpError("field must have known bounds (use stencil.cast "
+                           "to give them)");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CastOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CastOp::verify() {
+  FieldType in = getField().getType(), out = getResult().getType();
+  if (in.getElementType() != out.getElementType())
+    return emitOpError("element type ")
+           << out.getElementType() << " of the result differs from "
+           << in.getElementType() << " of the input";
+  if (in.getRank() != out.getRank())
+    return emitOpError("result rank ")
+           << out.getRank() << " differs from input rank " << in.getRank();
+  if (!out.hasBounds())
+    return emitOpError("result must have known bounds");
+  if (in.hasBounds() && in != out)
+    return emitOpError("input bounds are known and differ from the result's");
+  return success();
+}
+
+OpFoldResult CastOp::fold(FoldAdaptor) {
+  if (getField().getType() == getResult().getType())
+    return getField();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// LoadOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadOp::verify() {
+  if (failed(verifyFieldTempPair(*this, getField().getType(), getRes().getType())))
+    return failure();
+  FieldType field = getField().getType();
+  TempType temp = getRes().getType();
+  if (temp.hasBounds() && !boxContains(field.getLb(), field.getUb(),
+                                       temp.getLb(), temp.getUb()))
+    return emitOpError("reads ")
+           << formatList(temp.getLb()) << " to " << formatList(temp.getUb())
+           << ", outside the field bounds " << formatList(field.getLb())
+           << " to " << formatList(field.getUb());
+  return success();
+}
+
+void LoadOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getFieldMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// StoreOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult StoreOp::verify() {
+  if (failed(verifyFieldTempPair(*this, getField().getType(),
+                                 getTemp().getType())))
+    return failure();
+  FieldType field = getField().getType();
+  TempType temp = getTemp().getType();
+  BoundsAttr bounds = getBounds();
+  if (bounds.getRank() != field.getRank())
+    return emitOpError("bounds have rank ")
+           << bounds.getRank() << " but the field has rank "
+           << field.getRank();
+  if (!boxContains(field.getLb(), field.getUb(), bounds.getLb(),
+                   bounds.getUb()))
+    return emitOpError("bounds ")
+           << formatList(bounds.getLb()) << " to "
+           << formatList(bounds.getUb()) << " lie outside the field bounds "
+           << formatList(field.getLb()) << " to " << formatList(field.getUb());
+  if (temp.hasBounds() && !boxContains(temp.getLb(), temp.getUb(),
+                                       bounds.getLb(), bounds.getUb()))
+    return emitOpError("bounds ")
+           << formatList(bounds.getLb()) << " to "
+           << formatList(bounds.getUb()) << " lie outside the temp bounds "
+           << formatList(temp.getLb()) << " to " << formatList(temp.getUb());
+  for (Operation *user : getTemp().getUsers())
+    if (user != getOperation() && isa<StoreOp>(user))
+      return emitOpError("stores a temp that is stored more than once");
+  return success();
+}
+
+void StoreOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Write::get(), &getFieldMutable(),
+                       SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// BufferOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BufferOp::verify() {
+  if (getTemp().getType() != getRes().getType())
+    return emitOpError("result type ")
+           << getRes().getType() << " differs from operand type "
+           << getTemp().getType();
+  Operation *def = getTemp().getDefiningOp();
+  if (!def || !isa<ApplyOp, CombineOp>(def))
+    return emitOpError("operand must be a result of stencil.apply or "
+                       "stencil.combine");
+  for (Operation *user : getTemp().getUsers())
+    if (!isa<BufferOp>(user))
+      return emitOpError("buffered temp has other users; use the buffer's "
+                         "result instead");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// CombineOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CombineOp::verify() {
+  if (getLower().size() != getUpper().size())
+    return emitOpError("has ") << getLower().size() << " lower but "
+                               << getUpper().size() << " upper operands";
+  size_t expected =
+      getLower().size() + getLowerext().size() + getUpperext().size();
+  if (getResults().size() != expected)
+    return emitOpError("expected ")
+           << expected << " results, got " << getResults().size();
+  if (getLower().empty())
+    return emitOpError("needs at least one lower/upper pair");
+  unsigned rank = getRankOf(getLower().front().getType());
+  if (getDimValue() < 0 || getDimValue() >= rank)
+    return emitOpError("dimension ")
+           << getDimValue() << " is out of range for rank " << rank;
+  auto check = [&](Value operand, Value result) -> LogicalResult {
+    if (getRankOf(operand.getType()) != rank ||
+        getRankOf(result.getType()) != rank)
+      return emitOpError("operands and results must all have rank ") << rank;
+    if (getElementTypeOf(operand.getType()) !=
+        getElementTypeOf(result.getType()))
+      return emitOpError("element type of result #")
+             << cast<OpResult>(result).getResultNumber()
+             << " differs from its operand's";
+    return success();
+  };
+  unsigned r = 0;
+  for (auto [lo, up] : llvm::zip(getLower(), getUpper())) {
+    if (failed(check(lo, getResult(r))) || failed(check(up, getResult(r))))
+      return failure();
+    ++r;
+  }
+  for (Value v : getLowerext())
+    if (failed(check(v, getResult(r++))))
+      return failure();
+  for (Value v : getUpperext())
+    if (failed(check(v, getResult(r++))))
+      return failure();
+  for (Value res : getResults()) {
+    BoundsAttr b = getBoundsOf(res.getType());
+    if (b && (getIndexValue() < b.getLb()[getDimValue()] ||
+              getIndexValue() > b.getUb()[getDimValue()]))
+      return emitOpError("index ")
+             << getIndexValue() << " lies outside the result bounds "
+             << b.getLb()[getDimValue()] << " to "
+             << b.getUb()[getDimValue()] << " of dimension " << getDimValue();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ApplyOp
+//===----------------------------------------------------------------------===//
+
+void ApplyOp::build(OpBuilder &builder, OperationState &state,
+                    TypeRange resultTypes, ValueRange args) {
+  state.addOperands(args);
+  state.addTypes(resultTypes);
+  state.getOrAddProperties<Properties>().operandSegmentSizes = {
+      static_cast<int32_t>(args.size()), 0};
+  Region *region = state.addRegion();
+  Block *body = new Block();
+  for (Value arg : args)
+    body->addArgument(arg.getType(), arg.getLoc());
+  region->push_back(body);
+}
+
+unsigned ApplyOp::getRank() {
+  if (!getRes().empty())
+    return getRankOf(getRes().front().getType());
+  if (!getDest().empty())
+    return getRankOf(getDest().front().getType());
+  return 0;
+}
+
+BoundsAttr ApplyOp::getIterationBounds() {
+  if (!getRes().empty())
+    return getBoundsOf(getRes().front().getType());
+  return getBoundsAttr();
+}
+
+ReturnOp ApplyOp::getReturnOp() {
+  return dyn_cast<ReturnOp>(getBody()->getTerminator());
+}
+
+ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<OpAsmParser::Argument> regionArgs;
+  SmallVector<OpAsmParser::UnresolvedOperand> operands;
+  SmallVector<Type> operandTypes;
+  // (%arg = %operand : type, ...)
+  if (parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+            OpAsmParser::Argument arg;
+            OpAsmParser::UnresolvedOperand operand;
+            Type type;
+            if (parser.parseArgument(arg) || parser.parseEqual() ||
+                parser.parseOperand(operand) || parser.parseColonType(type))
+              return failure();
+            arg.type = type;
+            regionArgs.push_back(arg);
+            operands.push_back(operand);
+            operandTypes.push_back(type);
+            return success();
+          }))
+    return failure();
+  if (parser.resolveOperands(operands, operandTypes, parser.getNameLoc(),
+                             result.operands))
+    return failure();
+
+  int32_t numDest = 0;
+  if (succeeded(parser.parseOptionalArrow())) {
+    SmallVector<Type> resultTypes;
+    if (parser.parseLParen() || parser.parseTypeList(resultTypes) ||
+        parser.parseRParen())
+      return failure();
+    result.addTypes(resultTypes);
+  } else {
+    if (parser.parseKeyword("outs") ||
+        parser.parseCommaSeparatedList(
+            OpAsmParser::Delimiter::Paren, [&]() -> ParseResult {
+              OpAsmParser::UnresolvedOperand operand;
+              Type type;
+              if (parser.parseOperand(operand) || parser.parseColonType(type) ||
+                  parser.resolveOperand(operand, type, result.operands))
+                return failure();
+              ++numDest;
+              return success();
+            }))
+      return failure();
+  }
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, regionArgs))
+    return failure();
+  if (succeeded(parser.parseOptionalKeyword("to"))) {
+    Attribute bounds = BoundsAttr::parse(parser, Type());
+    if (!bounds)
+      return failure();
+    result.getOrAddProperties<Properties>().bounds = cast<BoundsAttr>(bounds);
+  }
+  result.getOrAddProperties<Properties>().operandSegmentSizes = {
+      static_cast<int32_t>(operands.size()), numDest};
+  return success();
+}
+
+void ApplyOp::print(OpAsmPrinter &p) {
+  p << '(';
+  llvm::interleaveComma(llvm::zip(getBody()->getArguments(), getArgs()), p,
+                        [&](auto pair) {
+                          auto [arg, operand] = pair;
+                          p << arg << " = " << operand << " : "
+                            << operand.getType();
+                        });
+  p << ')';
+  if (!getDest().empty()) {
+    p << " outs (";
+    llvm::interleaveComma(getDest(), p, [&](Value dest) {
+      p << dest << " : " << dest.getType();
+    });
+    p << ')';
+  } else {
+    p << " -> (" << getRes().getTypes() << ')';
+  }
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"bounds", "operandSegmentSizes"});
+  p << ' ';
+  p.printRegion(getRegion(), /*printEntryBlockArgs=*/false);
+  if (BoundsAttr bounds = getBoundsAttr()) {
+    p << " to ";
+    bounds.print(p);
+  }
+}
+
+LogicalResult ApplyOp::verify() {
+  Block *body = getBody();
+  if (body->getNumArguments() != getArgs().size())
+    return emitOpError("has ") << getArgs().size() << " operands but "
+                               << body->getNumArguments()
+                               << " region arguments";
+  for (auto [i, operand, arg] :
+       llvm::enumerate(getArgs(), body->getArguments()))
+    if (operand.getType() != arg.getType())
+      return emitOpError("type ")
+             << arg.getType() << " of region argument #" << i
+             << " differs from operand type " << operand.getType();
+  if (!getRes().empty() && !getDest().empty())
+    return emitOpError("has both results and `outs` destinations");
+  if (getRes().empty() && getDest().empty())
+    return emitOpError("needs at least one result");
+  if (!getDest().empty() && !getBoundsAttr())
+    return emitOpError("with `outs` destinations needs `to` bounds");
+
+  Type first = getRes().empty() ? getDest().front().getType()
+                                : getRes().front().getType();
+  unsigned rank = getRankOf(first);
+  SmallVector<Type> outTypes;
+  if (getRes().empty())
+    llvm::append_range(outTypes, getDest().getTypes());
+  else
+    llvm::append_range(outTypes, getRes().getTypes());
+  for (auto [i, t] : llvm::enumerate(outTypes)) {
+    if (getRankOf(t) != rank)
+      return emitOpError("result #") << i << " has rank " << getRankOf(t)
+                                     << ", expected " << rank;
+    if (!getRes().empty() && getBoundsOf(t) != getBoundsOf(first))
+      return emitOpError("result #")
+             << i << " has bounds " << t << " that differ from result #0 "
+             << first;
+  }
+  if (BoundsAttr b = getBoundsAttr(); b && b.getRank() != rank)
+    return emitOpError("`to` bounds have rank ")
+           << b.getRank() << ", expected " << rank;
+  for (auto [i, operand] : llvm::enumerate(getArgs()))
+    if (unsigned r = getRankOf(operand.getType()); r > rank)
+      return emitOpError("operand #")
+             << i << " has rank " << r << ", above the apply rank " << rank;
+
+  // With known bounds, every access must stay inside its operand.
+  BoundsAttr iter = getIterationBounds();
+  if (!iter)
+    return success();
+  WalkResult walk = body->walk([&](AccessOp access) -> WalkResult {
+    auto arg = dyn_cast<BlockArgument>(access.getTemp());
+    if (!arg || arg.getOwner() != body)
+      return WalkResult::advance();
+    BoundsAttr argBounds = getBoundsOf(arg.getType());
+    if (!argBounds)
+      return WalkResult::advance();
+    SmallVector<int64_t> off = access.getApplyOffset(rank);
+    SmallVector<int64_t> dims = access.getOperandDims(rank);
+    for (unsigned d = 0; d < rank; ++d) {
+      if (dims[d] < 0)
+        continue;
+      int64_t lo = iter.getLb()[d] + off[d], hi = iter.getUb()[d] + off[d];
+      if (lo < argBounds.getLb()[dims[d]] || hi > argBounds.getUb()[dims[d]]) {
+        access.emitOpError("reads ")
+            << lo << " to " << hi << " in dimension " << d
+            << ", outside the operand bounds " << argBounds.getLb()[dims[d]]
+            << " to " << argBounds.getUb()[dims[d]];
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+void ApplyOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  for (OpOperand &dest : getDestMutable())
+    effects.emplace_back(MemoryEffects::Write::get(), &dest,
+                         SideEffects::DefaultResource::get());
+  for (OpOperand &arg : getArgsMutable())
+    if (isa<FieldType>(arg.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &arg,
+                           SideEffects::DefaultResource::get());
+}
+
+//===----------------------------------------------------------------------===//
+// ApplyOp canonicalization
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Drop operands whose region argument is unused, and merge operands that
+/// appear more than once.
+struct SimplifyApplyOperands : OpRewritePattern<ApplyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ApplyOp op,
+                                PatternRewriter &rewriter) const override {
+    Block *body = op.getBody();
+    llvm::BitVector erase(op.getArgs().size());
+    for (auto [i, operand] : llvm::enumerate(op.getArgs())) {
+      BlockArgument arg = body->getArgument(i);
+      for (unsigned j = 0; j < i; ++j)
+        if (!erase[j] && op.getArgs()[j] == operand) {
+          rewriter.replaceAllUsesWith(arg, body->getArgument(j));
+          break;
+        }
+      if (arg.use_empty())
+        erase.set(i);
+    }
+    if (erase.none())
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      for (int i = erase.size() - 1; i >= 0; --i)
+        if (erase[i])
+          op.getArgsMutable().erase(i);
+      body->eraseArguments(erase);
+    });
+    return success();
+  }
+};
+
+/// Drop results without uses (all values of their unroll group).
+struct RemoveUnusedApplyResults : OpRewritePattern<ApplyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ApplyOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getDest().empty())
+      return failure();
+    SmallVector<unsigned> kept;
+    for (OpResult r : op.getRes())
+      if (!r.use_empty())
+        kept.push_back(r.getResultNumber());
+    if (kept.size() == op.getRes().size())
+      return failure();
+    if (kept.empty()) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    ReturnOp ret = op.getReturnOp();
+    unsigned unroll = ret.getUnrollFactor();
+    SmallVector<Type> types;
+    SmallVector<Value> retValues;
+    for (unsigned r : kept) {
+      types.push_back(op.getResult(r).getType());
+      for (unsigned u = 0; u < unroll; ++u)
+        retValues.push_back(ret.getArg()[r * unroll + u]);
+    }
+    auto newOp = ApplyOp::create(rewriter, op.getLoc(), types, op.getArgs());
+    newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.eraseBlock(newOp.getBody());
+    rewriter.inlineRegionBefore(op.getRegion(), newOp.getRegion(),
+                                newOp.getRegion().end());
+    rewriter.modifyOpInPlace(ret,
+                             [&] { ret.getArgMutable().assign(retValues); });
+    for (auto [i, r] : llvm::enumerate(kept))
+      rewriter.replaceAllUsesWith(op.getResult(r), newOp.getResult(i));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void ApplyOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                          MLIRContext *context) {
+  results.add<SimplifyApplyOperands, RemoveUnusedApplyResults>(context);
+}
+
+//===----------------------------------------------------------------------===//
+// AccessOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t> AccessOp::getOperandDims(unsigned applyRank) {
+  SmallVector<int64_t> dims(applyRank, -1);
+  if (IndexAttr mapping = getOffsetMappingAttr()) {
+    for (auto [i, d] : llvm::enumerate(mapping.getIndices()))
+      if (d >= 0 && d < (int64_t)applyRank)
+        dims[d] = i;
+  } else {
+    for (unsigned d = 0; d < applyRank && d < getOffset().size(); ++d)
+      dims[d] = d;
+  }
+  return dims;
+}
+
+SmallVector<int64_t> AccessOp::getApplyOffset(unsigned applyRank) {
+  SmallVector<int64_t> dims = getOperandDims(applyRank), off(applyRank, 0);
+  for (unsigned d = 0; d < applyRank; ++d)
+    if (dims[d] >= 0)
+      off[d] = getOffset()[dims[d]];
+  return off;
+}
+
+ParseResult AccessOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand temp;
+  SmallVector<int64_t> offset, mapping;
+  bool hasPlaceholder = false;
+  int64_t dim = 0;
+  Type type;
+  if (parser.parseOperand(temp) ||
+      parser.parseCommaSeparatedList(
+          OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+            int64_t v;
+            OptionalParseResult intResult = parser.parseOptionalInteger(v);
+            if (intResult.has_value()) {
+              if (failed(*intResult))
+                return failure();
+              offset.push_back(v);
+              mapping.push_back(dim);
+            } else {
+              if (parser.parseKeyword("_"))
+                return failure();
+              hasPlaceholder = true;
+            }
+            ++dim;
+            return success();
+          }) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseColonType(type) ||
+      parser.resolveOperand(temp, type, result.operands))
+    return failure();
+  MLIRContext *ctx = parser.getContext();
+  auto &props = result.getOrAddProperties<Properties>();
+  if (offset.empty())
+    return parser.emitError(parser.getNameLoc(), "expected at least one offset");
+  props.offset = IndexAttr::get(ctx, offset);
+  if (hasPlaceholder)
+    props.offset_mapping = IndexAttr::get(ctx, mapping);
+  Type elementType = getElementTypeOf(type);
+  if (!elementType)
+    return parser.emitError(parser.getNameLoc(),
+                            "expected a stencil field or temp type");
+  result.addTypes(elementType);
+  return success();
+}
+
+void AccessOp::print(OpAsmPrinter &p) {
+  p << ' ' << getTemp() << '[';
+  auto apply = (*this)->getParentOfType<ApplyOp>();
+  unsigned rank = apply ? apply.getRank() : getOffset().size();
+  SmallVector<int64_t> dims = getOperandDims(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    if (d)
+      p << ", ";
+    if (dims[d] < 0 || dims[d] >= (int64_t)getOffset().size())
+      p << '_';
+    else
+      p << getOffset()[dims[d]];
+  }
+  p << ']';
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs(),
+                                     {"offset", "offset_mapping"});
+  p << " : " << getTemp().getType();
+}
+
+LogicalResult AccessOp::verify() {
+  auto apply = (*this)->getParentOfType<ApplyOp>();
+  unsigned applyRank = apply.getRank();
+  unsigned rank = getRankOf(getTemp().getType());
+  if (getRes().getType() != getElementTypeOf(getTemp().getType()))
+    return emitOpError("result type ")
+           << getRes().getType() << " differs from the element type "
+           << getElementTypeOf(getTemp().getType()) << " of the operand";
+  if (getOffset().size() != rank)
+    return emitOpError("has ")
+           << getOffset().size() << " offsets for an operand of rank "
+           << rank;
+  if (IndexAttr mapping = getOffsetMappingAttr()) {
+    if (mapping.size() != getOffset().size())
+      return emitOpError("offset mapping has ")
+             << mapping.size() << " entries for " << getOffset().size()
+             << " offsets";
+    for (unsigned i = 0; i < mapping.size(); ++i) {
+      if (mapping[i] < 0 || mapping[i] >= (int64_t)applyRank)
+        return emitOpError("offset mapping entry ")
+               << mapping[i] << " is outside the apply rank " << applyRank;
+      if (i > 0 && mapping[i] <= mapping[i - 1])
+        return emitOpError("offset mapping must be strictly increasing");
+    }
+  } else if (rank != applyRank) {
+    return emitOpError("operand of rank ")
+           << rank << " in an apply of rank " << applyRank
+           << " needs `_` placeholders for the missing dimensions";
+  }
+  auto arg = dyn_cast<BlockArgument>(getTemp());
+  if (!arg || arg.getOwner()->getParentOp() != apply)
+    return emitOpError("operand must be an argument of the enclosing "
+                       "stencil.apply");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DynAccessOp, IndexOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DynAccessOp::verify() {
+  unsigned rank = getRankOf(getTemp().getType());
+  if (getOffset().size() != rank)
+    return emitOpError("has ") << getOffset().size()
+                               << " indices for an operand of rank " << rank;
+  unsigned applyRank = (*this)->getParentOfType<ApplyOp>().getRank();
+  if (getLb().size() != applyRank || getUb().size() != applyRank)
+    return emitOpError("access range must have the apply rank ") << applyRank;
+  for (unsigned d = 0; d < applyRank; ++d)
+    if (getLb()[d] > getUb()[d])
+      return emitOpError("access range lower bound ")
+             << getLb()[d] << " exceeds upper bound " << getUb()[d]
+             << " in dimension " << d;
+  auto arg = dyn_cast<BlockArgument>(getTemp());
+  if (!arg || arg.getOwner()->getParentOp() != (*this)->getParentOp())
+    return emitOpError("operand must be an argument of the enclosing "
+                       "stencil.apply");
+  return success();
+}
+
+LogicalResult IndexOp::verify() {
+  unsigned applyRank = (*this)->getParentOfType<ApplyOp>().getRank();
+  if (getDimValue() < 0 || getDimValue() >= applyRank)
+    return emitOpError("dimension ")
+           << getDimValue() << " is out of range for an apply of rank "
+           << applyRank;
+  if (getOffset().size() != applyRank)
+    return emitOpError("offset has ")
+           << getOffset().size() << " entries, expected " << applyRank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// StoreResultOp, ReturnOp
+//===----------------------------------------------------------------------===//
+
+ParseResult StoreResultOp::parse(OpAsmParser &parser,
+                                 OperationState &result) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult hasOperand = parser.parseOptionalOperand(operand);
+  Type type;
+  if ((hasOperand.has_value() && failed(*hasOperand)) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
+      parser.parseColonType(type))
+    return failure();
+  auto resultType = dyn_cast<ResultType>(type);
+  if (!resultType)
+    return parser.emitError(parser.getNameLoc(),
+                            "expected !stencil.result type");
+  if (hasOperand.has_value() &&
+      parser.resolveOperand(operand, resultType.getElementType(),
+                            result.operands))
+    return failure();
+  result.addTypes(resultType);
+  return success();
+}
+
+void StoreResultOp::print(OpAsmPrinter &p) {
+  if (getArg())
+    p << ' ' << getArg();
+  p.printOptionalAttrDictWithKeyword((*this)->getAttrs());
+  p << " : " << getRes().getType();
+}
+
+LogicalResult StoreResultOp::verify() {
+  if (getArg() && getArg().getType() != getRes().getType().getElementType())
+    return emitOpError("operand type ")
+           << getArg().getType() << " differs from the result element type "
+           << getRes().getType().getElementType();
+  return success();
+}
+
+unsigned ReturnOp::getUnrollFactor() {
+  unsigned factor = 1;
+  if (IndexAttr unroll = getUnrollAttr())
+    for (int64_t u : unroll.getIndices())
+      factor *= u;
+  return factor;
+}
+
+LogicalResult ReturnOp::verify() {
+  auto apply = cast<ApplyOp>((*this)->getParentOp());
+  if (IndexAttr unroll = getUnrollAttr()) {
+    if (unroll.size() != apply.getRank())
+      return emitOpError("unroll has ")
+             << unroll.size() << " factors, expected " << apply.getRank();
+    for (int64_t u : unroll.getIndices())
+      if (u < 1)
+        return emitOpError("unroll factors must be positive");
+  }
+  SmallVector<Type> resultElems;
+  if (!apply.getRes().empty())
+    for (Type t : apply.getRes().getTypes())
+      resultElems.push_back(getElementTypeOf(t));
+  else
+    for (Type t : apply.getDest().getTypes())
+      resultElems.push_back(getElementTypeOf(t));
+  unsigned factor = getUnrollFactor();
+  if (getArg().size() != resultElems.size() * factor)
+    return emitOpError("expected ")
+           << resultElems.size() * factor
+           << " operands to match the apply results (unroll factor "
+           << factor << "), got " << getArg().size();
+  for (auto [i, v] : llvm::enumerate(getArg())) {
+    Type t = v.getType();
+    if (auto r = dyn_cast<ResultType>(t))
+      t = r.getElementType();
+    Type expected = resultElems[i / factor];
+    if (t != expected)
+      return emitOpError("operand #")
+             << i << " has element type " << t << ", but apply result #"
+             << i / factor << " has element type " << expected;
+  }
+  return success();
+}

@@ -1,0 +1,23 @@
+//===- InitStencil.cpp - register the stencil dialect and passes -----------===//
+
+#include "Stencil/InitStencil.h"
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/IR/StencilDialect.h"
+#include "Stencil/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+
+void mlir::registerStencilDialect(DialectRegistry &registry) {
+  registry.insert<stencil::StencilDialect, arith::ArithDialect,
+                  func::FuncDialect, memref::MemRefDialect, scf::SCFDialect>();
+}
+
+void mlir::registerStencilPasses() {
+  stencil::registerStencilTransformsPasses();
+  stencil::registerStencilConversionPasses();
+  stencil::registerStencilCpuPipeline();
+}
