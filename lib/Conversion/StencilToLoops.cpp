@@ -1,14 +1,538 @@
+//===- StencilToLoops.cpp - reference lowering of stencil programs ---------===//
+//
+// The ground-truth lowering every optimization is checked against.
+//
+// 1. Fields become memrefs of their full extent (`[lb,ub]` -> ub - lb
+//    elements, `?` -> dynamic); element 0 is the field's lower bound. Function
+//    signatures and time loops (`scf.for` over fields in `iter_args`) are
+//    converted structurally by the dialect-conversion framework.
+// 2. Every temp then lives in a memref together with its origin (the grid
+//    point stored at element 0): loads are views of their field, apply results
+//    are written straight into the field they are stored to when that is
+//    safe, into a fresh buffer otherwise. Each apply becomes a loop nest over
+//    its bounds whose body is the apply region with accesses turned into
+//    memref loads.
+//
+//===----------------------------------------------------------------------===//
+
 #include "Stencil/Conversion/Passes.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_CONVERTSTENCILTOLOOPS
 #include "Stencil/Conversion/Passes.h.inc"
 } // namespace mlir::stencil
 
+using namespace mlir;
+using namespace mlir::stencil;
+
 namespace {
-struct ConvertStencilToLoopsPass
-    : mlir::stencil::impl::ConvertStencilToLoopsBase<ConvertStencilToLoopsPass> {
-  using Base::Base;
-  void runOnOperation() override {}
+
+//===----------------------------------------------------------------------===//
+// Phase 1: field types to memref types
+//===----------------------------------------------------------------------===//
+
+MemRefType convertFieldType(FieldType type) {
+  return MemRefType::get(type.getShape(), type.getElementType());
+}
+
+struct FieldTypeConverter : TypeConverter {
+  FieldTypeConverter() {
+    addConversion([](Type t) { return t; });
+    addConversion([](FieldType t) -> Type { return convertFieldType(t); });
+    // Stencil ops keep using fields until phase 2 replaces them.
+    auto cast = [](OpBuilder &b, Type type, ValueRange inputs,
+                   Location loc) -> Value {
+      return UnrealizedConversionCastOp::create(b, loc, type, inputs)
+          .getResult(0);
+    };
+    addSourceMaterialization(cast);
+    addTargetMaterialization(cast);
+  }
 };
+
+LogicalResult convertFieldSignatures(ModuleOp module) {
+  MLIRContext *ctx = module.getContext();
+  FieldTypeConverter converter;
+  ConversionTarget target(*ctx);
+  RewritePatternSet patterns(ctx);
+  populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                 converter);
+  populateCallOpTypeConversionPattern(patterns, converter);
+  populateReturnOpTypeConversionPattern(patterns, converter);
+  scf::populateSCFStructuralTypeConversionsAndLegality(converter, patterns, target);
+  target.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp op) {
+    return converter.isSignatureLegal(op.getFunctionType()) &&
+           converter.isLegal(&op.getBody());
+  });
+  target.addDynamicallyLegalOp<func::CallOp, func::ReturnOp>(
+      [&](Operation *op) { return converter.isLegal(op); });
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  return applyPartialConversion(module, target, std::move(patterns));
+}
+
+//===----------------------------------------------------------------------===//
+// Phase 2: stencil ops to loops
+//===----------------------------------------------------------------------===//
+
+/// Where the values of a temp (or field) live: `memref[x - origin]` holds
+/// grid point `x`.
+struct Storage {
+  Value memref;
+  SmallVector<int64_t> origin;
+};
+
+/// Strips memref.cast so that two views of one buffer compare equal.
+Value rootMemref(Value v) {
+  while (auto cast = v.getDefiningOp<memref::CastOp>())
+    v = cast.getSource();
+  return v;
+}
+
+class StencilLowering {
+public:
+  StencilLowering(bool parallel) : parallel(parallel) {}
+
+  LogicalResult lowerBlock(Block &block);
+
+private:
+  Value constant(OpBuilder &b, Location loc, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  }
+
+  /// `base + delta` without emitting an add for delta 0.
+  Value addConst(OpBuilder &b, Location loc, Value base, int64_t delta) {
+    if (delta == 0)
+      return base;
+    return arith::AddIOp::create(b, loc, base, constant(b, loc, delta));
+  }
+
+  /// Memref indices of grid point `point + offset` in `storage`.
+  SmallVector<Value> indicesOf(OpBuilder &b, Location loc, ValueRange point,
+                               ArrayRef<int64_t> offset,
+                               const Storage &storage) {
+    SmallVector<Value> idx;
+    for (auto [d, p] : llvm::enumerate(point))
+      idx.push_back(addConst(b, loc, p, offset[d] - storage.origin[d]));
+    return idx;
+  }
+
+  /// A loop nest over the box [lb, ub) with the given steps.
+  void buildLoops(OpBuilder &b, Location loc, ArrayRef<int64_t> lb,
+                  ArrayRef<int64_t> ub, ArrayRef<int64_t> steps,
+                  function_ref<void(OpBuilder &, Location, ValueRange)> body);
+
+  FailureOr<Storage> fieldStorage(Operation *user, Value field);
+  FailureOr<Storage> tempStorage(Operation *user, Value temp);
+  Value allocate(OpBuilder &b, Location loc, TempType type);
+  void copyBox(OpBuilder &b, Location loc, ArrayRef<int64_t> lb,
+               ArrayRef<int64_t> ub, const Storage &from, const Storage &to);
+
+  LogicalResult lowerCast(CastOp op);
+  LogicalResult lowerLoad(LoadOp op);
+  LogicalResult lowerApply(ApplyOp op);
+  LogicalResult lowerStore(StoreOp op);
+  LogicalResult lowerBuffer(BufferOp op);
+  LogicalResult lowerCombine(CombineOp op);
+
+  bool parallel;
+  /// Memref of each field value (cast results and converted arguments).
+  DenseMap<Value, Value> fields;
+  /// Storage of each temp value.
+  DenseMap<Value, Storage> temps;
+  /// Fields (root memrefs) written in the block being lowered.
+  DenseSet<Value> storedFields;
+  /// Buffers to free at the end of the block being lowered.
+  SmallVector<Value> buffers;
+};
+
+void StencilLowering::buildLoops(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> lb, ArrayRef<int64_t> ub,
+    ArrayRef<int64_t> steps,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> lbs, ubs, st;
+  for (unsigned d = 0; d < lb.size(); ++d) {
+    lbs.push_back(constant(b, loc, lb[d]));
+    ubs.push_back(constant(b, loc, ub[d]));
+    st.push_back(constant(b, loc, steps[d]));
+  }
+  if (parallel) {
+    scf::ParallelOp::create(b, loc, lbs, ubs, st, body);
+    return;
+  }
+  scf::buildLoopNest(b, loc, lbs, ubs, st, body);
+}
+
+FailureOr<Storage> StencilLowering::fieldStorage(Operation *user,
+                                                 Value field) {
+  auto type = cast<FieldType>(field.getType());
+  Value memref = fields.lookup(field);
+  if (!memref)
+    if (auto cast = field.getDefiningOp<UnrealizedConversionCastOp>())
+      if (cast.getInputs().size() == 1 &&
+          isa<MemRefType>(cast.getInputs()[0].getType()))
+        memref = cast.getInputs()[0];
+  if (!memref)
+    return user->emitOpError("cannot lower: the field operand is not a "
+                             "function argument, time-loop argument or "
+                             "stencil.cast result");
+  if (!type.hasBounds())
+    return user->emitOpError("cannot lower a field without known bounds");
+  return Storage{memref, SmallVector<int64_t>(type.getLb())};
+}
+
+FailureOr<Storage> StencilLowering::tempStorage(Operation *user, Value temp) {
+  auto it = temps.find(temp);
+  if (it == temps.end())
+    return user->emitOpError("cannot lower: operand temp was not lowered");
+  return it->second;
+}
+
+Value StencilLowering::allocate(OpBuilder &b, Location loc, TempType type) {
+  Value buffer = memref::AllocOp::create(
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  buffers.push_back(buffer);
+  return buffer;
+}
+
+void StencilLowering::copyBox(OpBuilder &b, Location loc,
+                              ArrayRef<int64_t> lb, ArrayRef<int64_t> ub,
+                              const Storage &from, const Storage &to) {
+  for (unsigned d = 0; d < lb.size(); ++d)
+    if (ub[d] <= lb[d])
+      return;
+  SmallVector<int64_t> zero(lb.size(), 0), ones(lb.size(), 1);
+  buildLoops(b, loc, lb, ub, ones, [&](OpBuilder &nb, Location l, ValueRange x) {
+    Value v = memref::LoadOp::create(nb, l, from.memref,
+                                     indicesOf(nb, l, x, zero, from));
+    memref::StoreOp::create(nb, l, v, to.memref, indicesOf(nb, l, x, zero, to));
+  });
+}
+
+/// Requires a temp type with bounds; reports the missing shape inference.
+static FailureOr<TempType> boundedTemp(Operation *op, Value temp) {
+  auto type = cast<TempType>(temp.getType());
+  if (!type.hasBounds())
+    return op->emitOpError("has a temp with unknown bounds; run "
+                           "--stencil-shape-inference first");
+  return type;
+}
+
+LogicalResult StencilLowering::lowerCast(CastOp op) {
+  FailureOr<Storage> in = fieldStorage(op, op.getField());
+  if (failed(in))
+    return failure();
+  OpBuilder b(op);
+  MemRefType target = convertFieldType(op.getResult().getType());
+  Value memref = in->memref;
+  if (memref.getType() != target)
+    memref = memref::CastOp::create(b, op.getLoc(), target, memref);
+  fields[op.getResult()] = memref;
+  return success();
+}
+
+LogicalResult StencilLowering::lowerLoad(LoadOp op) {
+  FailureOr<Storage> field = fieldStorage(op, op.getField());
+  FailureOr<TempType> type = boundedTemp(op, op.getRes());
+  if (failed(field) || failed(type))
+    return failure();
+  // A load is a view of its field, unless the block also writes that field:
+  // then the temp must keep the values of the time of the load.
+  if (!storedFields.contains(rootMemref(field->memref))) {
+    temps[op.getRes()] = *field;
+    return success();
+  }
+  OpBuilder b(op);
+  Storage snapshot{allocate(b, op.getLoc(), *type),
+                   SmallVector<int64_t>(type->getLb())};
+  copyBox(b, op.getLoc(), type->getLb(), type->getUb(), *field, snapshot);
+  temps[op.getRes()] = snapshot;
+  return success();
+}
+
+LogicalResult StencilLowering::lowerApply(ApplyOp op) {
+  BoundsAttr bounds = op.getIterationBounds();
+  if (!bounds)
+    return op.emitOpError("has unknown bounds; run --stencil-shape-inference "
+                          "first");
+  Location loc = op.getLoc();
+  unsigned rank = op.getRank();
+  ArrayRef<int64_t> lb = bounds.getLb(), ub = bounds.getUb();
+  OpBuilder b(op);
+
+  // Operands: temps and fields are read through their storage, other values
+  // (scalars) are used as they are.
+  DenseMap<Value, Storage> argStorage;
+  DenseSet<Value> argFields;
+  IRMapping mapping;
+  for (auto [operand, arg] :
+       llvm::zip(op.getArgs(), op.getBody()->getArguments())) {
+    FailureOr<Storage> s = success(Storage());
+    if (isa<TempType>(operand.getType()))
+      s = tempStorage(op, operand);
+    else if (isa<FieldType>(operand.getType()))
+      s = fieldStorage(op, operand);
+    else {
+      mapping.map(arg, operand);
+      continue;
+    }
+    if (failed(s))
+      return failure();
+    argStorage[arg] = *s;
+    argFields.insert(rootMemref(s->memref));
+  }
+
+  // Results: straight into the field of their only store when that store
+  // covers exactly the apply bounds and the apply does not read that field.
+  SmallVector<Storage> outputs;
+  if (!op.getDest().empty()) {
+    for (Value dest : op.getDest()) {
+      FailureOr<Storage> s = fieldStorage(op, dest);
+      if (failed(s))
+        return failure();
+      outputs.push_back(*s);
+    }
+  } else {
+    for (Value res : op.getRes()) {
+      auto type = cast<TempType>(res.getType());
+      std::optional<Storage> direct;
+      if (res.hasOneUse())
+        if (auto store = dyn_cast<StoreOp>(*res.getUsers().begin()))
+          if (store.getBounds().getLb() == lb &&
+              store.getBounds().getUb() == ub) {
+            FailureOr<Storage> s = fieldStorage(store, store.getField());
+            if (failed(s))
+              return failure();
+            if (!argFields.contains(rootMemref(s->memref)))
+              direct = *s;
+          }
+      if (!direct)
+        direct = Storage{allocate(b, loc, type), SmallVector<int64_t>(lb)};
+      outputs.push_back(*direct);
+      temps[res] = *direct;
+    }
+  }
+
+  ReturnOp ret = op.getReturnOp();
+  SmallVector<int64_t> unroll(rank, 1);
+  if (IndexAttr u = ret.getUnrollAttr())
+    unroll.assign(u.getIndices().begin(), u.getIndices().end());
+  for (unsigned d = 0; d < rank; ++d)
+    if ((ub[d] - lb[d]) % unroll[d] != 0)
+      return op.emitOpError("extent ")
+             << ub[d] - lb[d] << " of dimension " << d
+             << " is not a multiple of the unroll factor " << unroll[d];
+  unsigned factor = ret.getUnrollFactor();
+
+  buildLoops(b, loc, lb, ub, unroll, [&](OpBuilder &nb, Location l,
+                                         ValueRange point) {
+    // Values of store_result ops (null: leave the point unwritten).
+    DenseMap<Value, Value> stored;
+    for (Operation &inner : op.getBody()->without_terminator()) {
+      if (auto access = dyn_cast<AccessOp>(inner)) {
+        const Storage &s = argStorage[cast<BlockArgument>(access.getTemp())];
+        SmallVector<int64_t> off = access.getApplyOffset(rank);
+        SmallVector<int64_t> dims = access.getOperandDims(rank);
+        SmallVector<Value> idx(s.origin.size());
+        for (unsigned d = 0; d < rank; ++d)
+          if (dims[d] >= 0)
+            idx[dims[d]] = addConst(nb, l, point[d],
+                                    off[d] - s.origin[dims[d]]);
+        mapping.map(access.getRes(),
+                    memref::LoadOp::create(nb, l, s.memref, idx));
+      } else if (auto dyn = dyn_cast<DynAccessOp>(inner)) {
+        const Storage &s = argStorage[cast<BlockArgument>(dyn.getTemp())];
+        SmallVector<Value> idx;
+        for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
+          idx.push_back(addConst(nb, l, mapping.lookup(v), -s.origin[d]));
+        mapping.map(dyn.getRes(),
+                    memref::LoadOp::create(nb, l, s.memref, idx));
+      } else if (auto index = dyn_cast<IndexOp>(inner)) {
+        int64_t d = index.getDimValue();
+        mapping.map(index.getIdx(),
+                    addConst(nb, l, point[d], index.getOffset()[d]));
+      } else if (auto result = dyn_cast<StoreResultOp>(inner)) {
+        stored[result.getRes()] =
+            result.getArg() ? mapping.lookup(result.getArg()) : Value();
+      } else {
+        nb.clone(inner, mapping);
+      }
+    }
+    // Result r of unrolled point p is return operand r * factor + p; the
+    // points of the unroll box are numbered in row-major order.
+    for (auto [i, v] : llvm::enumerate(ret.getArg())) {
+      unsigned r = i / factor, p = i % factor;
+      Value value = isa<ResultType>(v.getType()) ? stored.lookup(v)
+                                                 : mapping.lookupOrDefault(v);
+      if (!value)
+        continue;
+      SmallVector<int64_t> off(rank);
+      for (int d = rank - 1; d >= 0; --d) {
+        off[d] = p % unroll[d];
+        p /= unroll[d];
+      }
+      memref::StoreOp::create(nb, l, value, outputs[r].memref,
+                              indicesOf(nb, l, point, off, outputs[r]));
+    }
+  });
+  return success();
+}
+
+LogicalResult StencilLowering::lowerStore(StoreOp op) {
+  FailureOr<Storage> from = tempStorage(op, op.getTemp());
+  FailureOr<Storage> to = fieldStorage(op, op.getField());
+  if (failed(from) || failed(to))
+    return failure();
+  if (from->memref == to->memref && from->origin == to->origin)
+    return success(); // written in place by the apply
+  OpBuilder b(op);
+  copyBox(b, op.getLoc(), op.getBounds().getLb(), op.getBounds().getUb(),
+          *from, *to);
+  return success();
+}
+
+LogicalResult StencilLowering::lowerBuffer(BufferOp op) {
+  FailureOr<Storage> s = tempStorage(op, op.getTemp());
+  if (failed(s))
+    return failure();
+  // The operand of a buffer is an apply or combine result, which already
+  // lives in memory of its own.
+  temps[op.getRes()] = *s;
+  return success();
+}
+
+LogicalResult StencilLowering::lowerCombine(CombineOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  int64_t dim = op.getDimValue(), cut = op.getIndexValue();
+  unsigned numPairs = op.getLower().size();
+  auto lowerPart = [&](unsigned r) {
+    return r < numPairs || r < numPairs + op.getLowerext().size();
+  };
+  auto upperPart = [&](unsigned r) {
+    return r < numPairs || r >= numPairs + op.getLowerext().size();
+  };
+  auto sourceOf = [&](unsigned r, bool lower) -> Value {
+    if (r < numPairs)
+      return lower ? op.getLower()[r] : op.getUpper()[r];
+    r -= numPairs;
+    if (r < op.getLowerext().size())
+      return op.getLowerext()[r];
+    return op.getUpperext()[r - op.getLowerext().size()];
+  };
+  for (auto [r, res] : llvm::enumerate(op.getResults())) {
+    FailureOr<TempType> type = boundedTemp(op, res);
+    if (failed(type))
+      return failure();
+    Storage out{allocate(b, loc, *type), SmallVector<int64_t>(type->getLb())};
+    for (bool lower : {true, false}) {
+      if (lower ? !lowerPart(r) : !upperPart(r))
+        continue;
+      FailureOr<Storage> in = tempStorage(op, sourceOf(r, lower));
+      if (failed(in))
+        return failure();
+      SmallVector<int64_t> lb(type->getLb()), ub(type->getUb());
+      if (lower)
+        ub[dim] = std::min(ub[dim], cut);
+      else
+        lb[dim] = std::max(lb[dim], cut);
+      copyBox(b, loc, lb, ub, *in, out);
+    }
+    temps[res] = out;
+  }
+  return success();
+}
+
+LogicalResult StencilLowering::lowerBlock(Block &block) {
+  storedFields.clear();
+  buffers.clear();
+  for (Operation &op : block) {
+    Value target;
+    if (auto store = dyn_cast<StoreOp>(op))
+      target = store.getField();
+    for (Value dest : isa<ApplyOp>(op) ? cast<ApplyOp>(op).getDest()
+                                       : ValueRange())
+      if (FailureOr<Storage> s = fieldStorage(&op, dest); succeeded(s))
+        storedFields.insert(rootMemref(s->memref));
+    if (target)
+      if (FailureOr<Storage> s = fieldStorage(&op, target); succeeded(s))
+        storedFields.insert(rootMemref(s->memref));
+  }
+  for (Operation &op : block) {
+    LogicalResult result =
+        TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](CastOp o) { return lowerCast(o); })
+            .Case([&](LoadOp o) { return lowerLoad(o); })
+            .Case([&](ApplyOp o) { return lowerApply(o); })
+            .Case([&](StoreOp o) { return lowerStore(o); })
+            .Case([&](BufferOp o) { return lowerBuffer(o); })
+            .Case([&](CombineOp o) { return lowerCombine(o); })
+            .Default([](Operation *) { return success(); });
+    if (failed(result))
+      return failure();
+  }
+  if (!buffers.empty()) {
+    OpBuilder b(block.getTerminator());
+    for (Value buffer : buffers)
+      memref::DeallocOp::create(b, buffer.getLoc(), buffer);
+  }
+  return success();
+}
+
+struct ConvertStencilToLoopsPass
+    : stencil::impl::ConvertStencilToLoopsBase<ConvertStencilToLoopsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Functions whose signature mentions fields get a C entry point.
+    SmallVector<func::FuncOp> fieldFuncs;
+    module.walk([&](func::FuncOp f) {
+      if (llvm::any_of(f.getArgumentTypes(), llvm::IsaPred<FieldType>))
+        fieldFuncs.push_back(f);
+    });
+    if (failed(convertFieldSignatures(module)))
+      return signalPassFailure();
+    if (emitCInterface)
+      for (func::FuncOp f : fieldFuncs)
+        if (!f.isExternal())
+          f->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
+
+    // Lower block by block, outer blocks first so that fields defined by
+    // casts outside a time loop are known inside it.
+    SetVector<Block *> blocks;
+    module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa_and_nonnull<StencilDialect>(op->getDialect()) && !isa<ApplyOp>(op) &&
+          !op->getParentOfType<ApplyOp>())
+        blocks.insert(op->getBlock());
+    });
+    StencilLowering lowering(parallel);
+    for (Block *block : blocks)
+      if (failed(lowering.lowerBlock(*block)))
+        return signalPassFailure();
+
+    // Erase the stencil ops, users first, then the casts to field types.
+    SmallVector<Operation *> dead;
+    module.walk([&](Operation *op) {
+      if (isa_and_nonnull<StencilDialect>(op->getDialect()) &&
+          !op->getParentOfType<ApplyOp>())
+        dead.push_back(op);
+    });
+    for (Operation *op : llvm::reverse(dead)) {
+      op->dropAllUses();
+      op->erase();
+    }
+    module.walk([&](UnrealizedConversionCastOp cast) {
+      if (cast->use_empty())
+        cast.erase();
+    });
+  }
+};
+
 } // namespace

@@ -1,0 +1,122 @@
+"""Compile stencil programs to shared libraries with the project's tools.
+
+The pipeline is the documented CPU path:
+
+    stencil-opt --stencil-cpu-pipeline[=openmp=true] in.mlir
+      | mlir-translate --mlir-to-llvmir | llc -O3 -relocation-model=pic
+      | cc -shared [-lomp]
+
+Every function whose arguments are fields gets a C entry point
+``_mlir_ciface_<name>`` taking memref descriptors (see runtime.py).
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LLVM_BIN = Path("/usr/lib/llvm-22/bin")
+LLVM_LIB = Path("/usr/lib/llvm-22/lib")
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class CompileError(RuntimeError):
+    """A tool of the pipeline failed; the message holds its diagnostics."""
+
+
+def find_stencil_opt():
+    """stencil-opt from $STENCIL_OPT, $STENCIL_BUILD_DIR/bin, build/bin or PATH."""
+    candidates = [os.environ.get("STENCIL_OPT")]
+    if os.environ.get("STENCIL_BUILD_DIR"):
+        candidates.append(os.path.join(os.environ["STENCIL_BUILD_DIR"], "bin", "stencil-opt"))
+    candidates.append(str(REPO_ROOT / "build" / "bin" / "stencil-opt"))
+    candidates.append(shutil.which("stencil-opt"))
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    raise CompileError("stencil-opt not found: build the project (scripts/build.sh) "
+                       "or set STENCIL_OPT")
+
+
+def _run(cmd, stdin=None):
+    proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CompileError(f"{' '.join(map(str, cmd))} failed:\n{proc.stderr}")
+    return proc.stdout
+
+
+@dataclass
+class MemRefArg:
+    """A memref argument of the lowered function: its shape and element type."""
+    shape: tuple
+    dtype: str  # MLIR element type: f32, f64, i32, i64, index, ...
+
+
+@dataclass
+class ScalarArg:
+    dtype: str
+
+
+@dataclass
+class Signature:
+    name: str
+    args: list = field(default_factory=list)
+
+
+_FUNC_RE = re.compile(r"func\.func\s+@([\w$.]+)\((.*?)\)\s*(?:->|attributes|\{)", re.S)
+
+
+def _parse_signatures(lowered_text):
+    """Signatures of the functions of a module after convert-stencil-to-loops."""
+    sigs = {}
+    for name, args in _FUNC_RE.findall(lowered_text):
+        sig = Signature(name)
+        for arg in filter(None, (a.strip() for a in args.split(","))):
+            ty = arg.split(":", 1)[1].strip().split(" ")[0] if ":" in arg else arg
+            m = re.fullmatch(r"memref<((?:[?\d]+x)*)(\w+)>", ty)
+            if m:
+                dims = [d for d in m.group(1).split("x") if d]
+                sig.args.append(MemRefArg(tuple(None if d == "?" else int(d) for d in dims),
+                                          m.group(2)))
+            else:
+                sig.args.append(ScalarArg(ty))
+        sigs[name] = sig
+    return sigs
+
+
+@dataclass
+class CompiledModule:
+    library: str
+    signatures: dict
+    openmp: bool
+
+
+def compile_file(path, openmp=False, workdir=None, extra_passes=()):
+    """Compile the stencil program in `path` to a shared library.
+
+    Returns a CompiledModule with the library path and the lowered signature
+    of every function. `extra_passes` run before the CPU pipeline (for example
+    "stencil-inlining").
+    """
+    opt = find_stencil_opt()
+    workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    stem = Path(path).stem
+    pre = [f"--{p}" for p in extra_passes]
+    loops = _run([opt, *pre, "--stencil-shape-inference", "--convert-stencil-to-loops", str(path)])
+    signatures = _parse_signatures(loops)
+    pipeline = "--stencil-cpu-pipeline=openmp=true" if openmp else "--stencil-cpu-pipeline"
+    llvm_dialect = _run([opt, *pre, pipeline, str(path)])
+    llvm_ir = _run([str(LLVM_BIN / "mlir-translate"), "--mlir-to-llvmir"], stdin=llvm_dialect)
+    obj = workdir / f"{stem}.o"
+    _run([str(LLVM_BIN / "llc"), "-O3", "-filetype=obj", "-relocation-model=pic",
+          "-o", str(obj)], stdin=llvm_ir)
+    lib = workdir / f"lib{stem}.so"
+    link = ["cc", "-shared", "-o", str(lib), str(obj)]
+    if openmp:
+        link += [f"-L{LLVM_LIB}", f"-Wl,-rpath,{LLVM_LIB}", "-lomp"]
+    _run(link)
+    return CompiledModule(str(lib), signatures, openmp)
