@@ -17,6 +17,9 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
   pm.addPass(stencil::createConvertStencilToLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  // Software implementations of math ops LLVM has no intrinsic for (fpowi,
+  // ipowi, as Devito emits them).
+  pm.addPass(createConvertMathToFuncs());
   if (options.openmp)
     pm.addPass(createConvertSCFToOpenMPPass());
   pm.addPass(createSCFToControlFlowPass());

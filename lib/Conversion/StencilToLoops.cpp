@@ -88,11 +88,16 @@ struct Storage {
   SmallVector<int64_t> origin;
 };
 
-/// Strips memref.cast so that two views of one buffer compare equal.
-Value rootMemref(Value v) {
-  while (auto cast = v.getDefiningOp<memref::CastOp>())
-    v = cast.getSource();
-  return v;
+/// The memref a field value stands for after phase 1, looking through
+/// stencil.cast: two views of one buffer get the same root.
+Value rootOfField(Value field) {
+  while (auto cast = field.getDefiningOp<CastOp>())
+    field = cast.getField();
+  if (auto cast = field.getDefiningOp<UnrealizedConversionCastOp>())
+    if (cast.getInputs().size() == 1 &&
+        isa<MemRefType>(cast.getInputs()[0].getType()))
+      return cast.getInputs()[0];
+  return field;
 }
 
 class StencilLowering {
@@ -128,6 +133,7 @@ private:
                   ArrayRef<int64_t> ub, ArrayRef<int64_t> steps,
                   function_ref<void(OpBuilder &, Location, ValueRange)> body);
 
+  Value lookupMemref(Value field);
   FailureOr<Storage> fieldStorage(Operation *user, Value field);
   FailureOr<Storage> tempStorage(Operation *user, Value temp);
   Value allocate(OpBuilder &b, Location loc, TempType type);
@@ -169,15 +175,20 @@ void StencilLowering::buildLoops(
   scf::buildLoopNest(b, loc, lbs, ubs, st, body);
 }
 
+Value StencilLowering::lookupMemref(Value field) {
+  if (Value memref = fields.lookup(field))
+    return memref;
+  if (auto cast = field.getDefiningOp<UnrealizedConversionCastOp>())
+    if (cast.getInputs().size() == 1 &&
+        isa<MemRefType>(cast.getInputs()[0].getType()))
+      return cast.getInputs()[0];
+  return {};
+}
+
 FailureOr<Storage> StencilLowering::fieldStorage(Operation *user,
                                                  Value field) {
   auto type = cast<FieldType>(field.getType());
-  Value memref = fields.lookup(field);
-  if (!memref)
-    if (auto cast = field.getDefiningOp<UnrealizedConversionCastOp>())
-      if (cast.getInputs().size() == 1 &&
-          isa<MemRefType>(cast.getInputs()[0].getType()))
-        memref = cast.getInputs()[0];
+  Value memref = lookupMemref(field);
   if (!memref)
     return user->emitOpError("cannot lower: the field operand is not a "
                              "function argument, time-loop argument or "
@@ -225,12 +236,13 @@ static FailureOr<TempType> boundedTemp(Operation *op, Value temp) {
 }
 
 LogicalResult StencilLowering::lowerCast(CastOp op) {
-  FailureOr<Storage> in = fieldStorage(op, op.getField());
-  if (failed(in))
-    return failure();
+  Value memref = lookupMemref(op.getField());
+  if (!memref)
+    return op.emitOpError("cannot lower: the input is not a function "
+                          "argument, time-loop argument or stencil.cast "
+                          "result");
   OpBuilder b(op);
   MemRefType target = convertFieldType(op.getResult().getType());
-  Value memref = in->memref;
   if (memref.getType() != target)
     memref = memref::CastOp::create(b, op.getLoc(), target, memref);
   fields[op.getResult()] = memref;
@@ -244,7 +256,7 @@ LogicalResult StencilLowering::lowerLoad(LoadOp op) {
     return failure();
   // A load is a view of its field, unless the block also writes that field:
   // then the temp must keep the values of the time of the load.
-  if (!storedFields.contains(rootMemref(field->memref))) {
+  if (!storedFields.contains(rootOfField(op.getField()))) {
     temps[op.getRes()] = *field;
     return success();
   }
@@ -285,7 +297,10 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
     if (failed(s))
       return failure();
     argStorage[arg] = *s;
-    argFields.insert(rootMemref(s->memref));
+    if (isa<FieldType>(operand.getType()))
+      argFields.insert(rootOfField(operand));
+    else if (auto load = operand.getDefiningOp<LoadOp>())
+      argFields.insert(rootOfField(load.getField()));
   }
 
   // Results: straight into the field of their only store when that store
@@ -309,7 +324,7 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
             FailureOr<Storage> s = fieldStorage(store, store.getField());
             if (failed(s))
               return failure();
-            if (!argFields.contains(rootMemref(s->memref)))
+            if (!argFields.contains(rootOfField(store.getField())))
               direct = *s;
           }
       if (!direct)
@@ -330,46 +345,74 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
              << " is not a multiple of the unroll factor " << unroll[d];
   unsigned factor = ret.getUnrollFactor();
 
+  LogicalResult status = success();
   buildLoops(b, loc, lb, ub, unroll, [&](OpBuilder &nb, Location l,
                                          ValueRange point) {
+    // Clone the body, then rewrite its stencil ops wherever they are nested
+    // (accesses may sit inside scf.if and other regions).
+    for (Operation &inner : op.getBody()->without_terminator())
+      nb.clone(inner, mapping);
+    Block *loopBody = nb.getInsertionBlock();
+    SmallVector<Operation *> stencilOps;
+    loopBody->walk([&](Operation *o) {
+      if (isa<AccessOp, DynAccessOp, IndexOp, StoreResultOp>(o))
+        stencilOps.push_back(o);
+    });
     // Values of store_result ops (null: leave the point unwritten).
     DenseMap<Value, Value> stored;
-    for (Operation &inner : op.getBody()->without_terminator()) {
-      if (auto access = dyn_cast<AccessOp>(inner)) {
+    for (Operation *o : stencilOps) {
+      OpBuilder ob(o);
+      Location ol = o->getLoc();
+      if (auto access = dyn_cast<AccessOp>(o)) {
         const Storage &s = argStorage[cast<BlockArgument>(access.getTemp())];
         SmallVector<int64_t> off = access.getApplyOffset(rank);
         SmallVector<int64_t> dims = access.getOperandDims(rank);
         SmallVector<Value> idx(s.origin.size());
         for (unsigned d = 0; d < rank; ++d)
           if (dims[d] >= 0)
-            idx[dims[d]] = addConst(nb, l, point[d],
-                                    off[d] - s.origin[dims[d]]);
-        mapping.map(access.getRes(),
-                    memref::LoadOp::create(nb, l, s.memref, idx));
-      } else if (auto dyn = dyn_cast<DynAccessOp>(inner)) {
+            idx[dims[d]] =
+                addConst(ob, ol, point[d], off[d] - s.origin[dims[d]]);
+        access.replaceAllUsesWith(
+            memref::LoadOp::create(ob, ol, s.memref, idx).getResult());
+      } else if (auto dyn = dyn_cast<DynAccessOp>(o)) {
         const Storage &s = argStorage[cast<BlockArgument>(dyn.getTemp())];
         SmallVector<Value> idx;
         for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
-          idx.push_back(addConst(nb, l, mapping.lookup(v), -s.origin[d]));
-        mapping.map(dyn.getRes(),
-                    memref::LoadOp::create(nb, l, s.memref, idx));
-      } else if (auto index = dyn_cast<IndexOp>(inner)) {
+          idx.push_back(addConst(ob, ol, v, -s.origin[d]));
+        dyn.replaceAllUsesWith(
+            memref::LoadOp::create(ob, ol, s.memref, idx).getResult());
+      } else if (auto index = dyn_cast<IndexOp>(o)) {
         int64_t d = index.getDimValue();
-        mapping.map(index.getIdx(),
-                    addConst(nb, l, point[d], index.getOffset()[d]));
-      } else if (auto result = dyn_cast<StoreResultOp>(inner)) {
-        stored[result.getRes()] =
-            result.getArg() ? mapping.lookup(result.getArg()) : Value();
+        index.replaceAllUsesWith(
+            addConst(ob, ol, point[d], index.getOffset()[d]));
+      } else if (auto result = cast<StoreResultOp>(o); result.getArg()) {
+        // Results that flow through nested regions (scf.if) take the
+        // element type.
+        for (OpOperand &use : result.getRes().getUses())
+          if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner()))
+            yield->getParentOp()
+                ->getResult(use.getOperandNumber())
+                .setType(result.getArg().getType());
+        stored[result.getRes()] = result.getArg();
+        result.getRes().replaceAllUsesWith(result.getArg());
+      } else if (result->getBlock() != loopBody) {
+        status = result.emitOpError("without a value is only supported "
+                                    "directly in the apply body");
       } else {
-        nb.clone(inner, mapping);
+        stored[result.getRes()] = Value();
       }
+    }
+    for (Operation *o : llvm::reverse(stencilOps)) {
+      o->dropAllUses();
+      o->erase();
     }
     // Result r of unrolled point p is return operand r * factor + p; the
     // points of the unroll box are numbered in row-major order.
     for (auto [i, v] : llvm::enumerate(ret.getArg())) {
       unsigned r = i / factor, p = i % factor;
-      Value value = isa<ResultType>(v.getType()) ? stored.lookup(v)
-                                                 : mapping.lookupOrDefault(v);
+      Value value = mapping.lookupOrDefault(v);
+      if (auto it = stored.find(value); it != stored.end())
+        value = it->second;
       if (!value)
         continue;
       SmallVector<int64_t> off(rank);
@@ -381,7 +424,7 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
                               indicesOf(nb, l, point, off, outputs[r]));
     }
   });
-  return success();
+  return status;
 }
 
 LogicalResult StencilLowering::lowerStore(StoreOp op) {
@@ -453,16 +496,11 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
   storedFields.clear();
   buffers.clear();
   for (Operation &op : block) {
-    Value target;
     if (auto store = dyn_cast<StoreOp>(op))
-      target = store.getField();
-    for (Value dest : isa<ApplyOp>(op) ? cast<ApplyOp>(op).getDest()
-                                       : ValueRange())
-      if (FailureOr<Storage> s = fieldStorage(&op, dest); succeeded(s))
-        storedFields.insert(rootMemref(s->memref));
-    if (target)
-      if (FailureOr<Storage> s = fieldStorage(&op, target); succeeded(s))
-        storedFields.insert(rootMemref(s->memref));
+      storedFields.insert(rootOfField(store.getField()));
+    if (auto apply = dyn_cast<ApplyOp>(op))
+      for (Value dest : apply.getDest())
+        storedFields.insert(rootOfField(dest));
   }
   for (Operation &op : block) {
     LogicalResult result =

@@ -94,12 +94,13 @@ class CompiledModule:
     openmp: bool
 
 
-def compile_file(path, openmp=False, workdir=None, extra_passes=()):
+def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_sources=()):
     """Compile the stencil program in `path` to a shared library.
 
     Returns a CompiledModule with the library path and the lowered signature
     of every function. `extra_passes` run before the CPU pipeline (for example
-    "stencil-inlining").
+    "stencil-inlining"); `extra_sources` are C files linked into the library
+    (for example the definitions of timer functions a frontend calls).
     """
     opt = find_stencil_opt()
     workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
@@ -115,7 +116,7 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=()):
     _run([str(LLVM_BIN / "llc"), "-O3", "-filetype=obj", "-relocation-model=pic",
           "-o", str(obj)], stdin=llvm_ir)
     lib = workdir / f"lib{stem}.so"
-    link = ["cc", "-shared", "-o", str(lib), str(obj)]
+    link = ["cc", "-shared", "-fPIC", "-O2", "-o", str(lib), str(obj), *map(str, extra_sources)]
     if openmp:
         link += [f"-L{LLVM_LIB}", f"-Wl,-rpath,{LLVM_LIB}", "-lomp"]
     _run(link)

@@ -20,6 +20,7 @@ _NUMPY_DTYPES = {
 _CTYPES_SCALARS = {
     "f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
     "i64": ctypes.c_int64, "index": ctypes.c_int64, "i1": ctypes.c_bool,
+    "!llvm.ptr": ctypes.c_void_p,
 }
 
 
@@ -95,8 +96,12 @@ class StencilLibrary:
                 desc = memref_descriptor(arg)
                 keep.append(desc)
                 cargs.append(ctypes.byref(desc))
-            else:
+            elif spec.dtype == "!llvm.ptr" and isinstance(arg, np.ndarray):
+                cargs.append(ctypes.c_void_p(arg.ctypes.data))
+            elif spec.dtype in _CTYPES_SCALARS:
                 cargs.append(_CTYPES_SCALARS[spec.dtype](arg))
+            else:
+                raise TypeError(f"argument {i} of @{name}: unsupported type {spec.dtype}")
         fn = getattr(self.lib, f"_mlir_ciface_{name}")
         fn.restype = None
         fn(*cargs)

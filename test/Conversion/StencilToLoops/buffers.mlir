@@ -1,0 +1,97 @@
+// RUN: stencil-opt %s --convert-stencil-to-loops --canonicalize --cse | FileCheck %s
+// RUN: stencil-opt %s --convert-stencil-to-loops | FileCheck %s --check-prefix=CAST
+
+// Dynamic fields are cast to their static extent, an intermediate temp lives
+// in a buffer indexed from its own lower bound, the last apply writes straight
+// into the output field, and the buffer is freed at the end of the block.
+
+// CHECK-LABEL: func.func @lap_of_lap(
+// CHECK-SAME:      %[[IN:.*]]: memref<?x?xf32>, %[[OUT:.*]]: memref<?x?xf32>)
+// CHECK:         %[[BUF:.*]] = memref.alloc() : memref<10x8xf32>
+// CHECK:         scf.parallel
+// CHECK:           memref.load %[[IN]]
+// CHECK:           memref.store %{{.*}}, %[[BUF]]
+// CHECK:         scf.parallel
+// CHECK:           memref.load %[[BUF]]
+// CHECK:           memref.store %{{.*}}, %[[OUT]]
+// CHECK:         memref.dealloc %[[BUF]] : memref<10x8xf32>
+// CHECK-NEXT:    return
+
+// CAST-LABEL: func.func @lap_of_lap(
+// CAST-SAME:      %[[IN:.*]]: memref<?x?xf32>, %[[OUT:.*]]: memref<?x?xf32>)
+// CAST-DAG:     %[[I:.*]] = memref.cast %[[IN]] : memref<?x?xf32> to memref<12x12xf32>
+// CAST-DAG:     %[[O:.*]] = memref.cast %[[OUT]] : memref<?x?xf32> to memref<12x12xf32>
+// CAST:         memref.load %[[I]]
+// CAST:         memref.store %{{.*}}, %[[O]]
+func.func @lap_of_lap(%in: !stencil.field<?x?xf32>, %out: !stencil.field<?x?xf32>) {
+  %a = stencil.cast %in : !stencil.field<?x?xf32> -> !stencil.field<[-2,10]x[-2,10]xf32>
+  %b = stencil.cast %out : !stencil.field<?x?xf32> -> !stencil.field<[-2,10]x[-2,10]xf32>
+  %t = stencil.load %a : !stencil.field<[-2,10]x[-2,10]xf32> -> !stencil.temp<[-2,9]x[-2,10]xf32>
+  %l = stencil.apply(%x = %t : !stencil.temp<[-2,9]x[-2,10]xf32>) -> (!stencil.temp<[-1,9]x[-1,7]xf32>) {
+    %n = stencil.access %x[-1, 1] : !stencil.temp<[-2,9]x[-2,10]xf32>
+    %s = stencil.access %x[0, -1] : !stencil.temp<[-2,9]x[-2,10]xf32>
+    %v = arith.subf %n, %s : f32
+    %r = stencil.store_result %v : !stencil.result<f32>
+    stencil.return %r : !stencil.result<f32>
+  }
+  %l2 = stencil.apply(%y = %l : !stencil.temp<[-1,9]x[-1,7]xf32>) -> (!stencil.temp<[0,8]x[0,6]xf32>) {
+    %n = stencil.access %y[-1, 1] : !stencil.temp<[-1,9]x[-1,7]xf32>
+    %s = stencil.access %y[1, -1] : !stencil.temp<[-1,9]x[-1,7]xf32>
+    %v = arith.mulf %n, %s : f32
+    %r = stencil.store_result %v : !stencil.result<f32>
+    stencil.return %r : !stencil.result<f32>
+  }
+  stencil.store %l2 to %b(<[0, 0], [8, 6]>) : !stencil.temp<[0,8]x[0,6]xf32> to !stencil.field<[-2,10]x[-2,10]xf32>
+  func.return
+}
+
+// A store that covers less than the apply bounds copies from a buffer.
+// CHECK-LABEL: func.func @partial_store(
+// CHECK-SAME:      %[[IN:.*]]: memref<8xf64>, %[[OUT:.*]]: memref<8xf64>)
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
+// CHECK:         %[[BUF:.*]] = memref.alloc() : memref<6xf64>
+// CHECK:         scf.parallel
+// CHECK:           memref.store %{{.*}}, %[[BUF]]
+// CHECK:         scf.parallel (%[[X:.*]]) = (%[[C2]]) to (%[[C5]])
+// CHECK:           %[[V:.*]] = memref.load %[[BUF]][%[[X]]] : memref<6xf64>
+// CHECK:           %[[Y:.*]] = arith.addi %[[X]], %[[C1]] : index
+// CHECK:           memref.store %[[V]], %[[OUT]][%[[Y]]] : memref<8xf64>
+// CHECK:         memref.dealloc %[[BUF]]
+func.func @partial_store(%in: !stencil.field<[-1,7]xf64>, %out: !stencil.field<[-1,7]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-1,7]xf64> -> !stencil.temp<[0,6]xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<[0,6]xf64>) -> (!stencil.temp<[0,6]xf64>) {
+    %c = stencil.access %x[0] : !stencil.temp<[0,6]xf64>
+    %s = stencil.store_result %c : !stencil.result<f64>
+    stencil.return %s : !stencil.result<f64>
+  }
+  stencil.store %r to %out(<[2], [5]>) : !stencil.temp<[0,6]xf64> to !stencil.field<[-1,7]xf64>
+  func.return
+}
+
+// Loading and storing the same field in one block: the load keeps the values
+// of the time of the load (a snapshot), so the in-place update is exact.
+// CHECK-LABEL: func.func @in_place(
+// CHECK-SAME:      %[[F:.*]]: memref<10xf64>)
+// CHECK:         %[[SNAP:.*]] = memref.alloc() : memref<10xf64>
+// CHECK:         scf.parallel
+// CHECK:           memref.load %[[F]]
+// CHECK:           memref.store %{{.*}}, %[[SNAP]]
+// CHECK:         scf.parallel
+// CHECK:           memref.load %[[SNAP]]
+// CHECK:           memref.load %[[SNAP]]
+// CHECK:           memref.store %{{.*}}, %[[F]]
+// CHECK:         memref.dealloc %[[SNAP]]
+func.func @in_place(%f: !stencil.field<[0,10]xf64>) {
+  %t = stencil.load %f : !stencil.field<[0,10]xf64> -> !stencil.temp<[0,10]xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<[0,10]xf64>) -> (!stencil.temp<[1,9]xf64>) {
+    %l = stencil.access %x[-1] : !stencil.temp<[0,10]xf64>
+    %h = stencil.access %x[1] : !stencil.temp<[0,10]xf64>
+    %v = arith.addf %l, %h : f64
+    %s = stencil.store_result %v : !stencil.result<f64>
+    stencil.return %s : !stencil.result<f64>
+  }
+  stencil.store %r to %f(<[1], [9]>) : !stencil.temp<[1,9]xf64> to !stencil.field<[0,10]xf64>
+  func.return
+}
