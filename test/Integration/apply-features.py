@@ -67,18 +67,18 @@ func.func @index_scalar(%f: !stencil.field<[0,6]x[0,5]xf64>, %o1: !stencil.field
 # Lower-rank operand (a 1D coefficient in a 2D apply, `_` placeholder),
 # dyn_access, an access inside scf.if, and a second result whose empty
 # store_result leaves its field untouched.
-f = rng.random((8, 6)).astype(np.float32)
+f = rng.random((12, 6)).astype(np.float32)
 coef = rng.random(6).astype(np.float32)
 out = np.full((8, 6), -1, np.float32)
 untouched = np.full((8, 6), -2, np.float32)
 want = out.copy()
-for i in range(1, 7):
+for i in range(0, 6):  # grid rows 1..6; f row r is f[r + 3], out row r is out[r + 1]
     for j in range(0, 5):
-        p = f[i, j + 1] * coef[j] + f[2, j]
-        want[i, j] = p if i < 4 else f[i, j]
+        p = f[i + 4, j + 1] * coef[j] + f[6, j]
+        want[i + 2, j] = p if i + 1 < 4 else f[i + 4, j]
 run("lower_rank", """
-func.func @lower_rank(%f: !stencil.field<[-1,7]x[0,6]xf32>, %c: !stencil.field<[0,6]xf32>, %o: !stencil.field<[-1,7]x[0,6]xf32>, %u: !stencil.field<[-1,7]x[0,6]xf32>) {
-  %t = stencil.load %f : !stencil.field<[-1,7]x[0,6]xf32> -> !stencil.temp<?x?xf32>
+func.func @lower_rank(%f: !stencil.field<[-3,9]x[0,6]xf32>, %c: !stencil.field<[0,6]xf32>, %o: !stencil.field<[-1,7]x[0,6]xf32>, %u: !stencil.field<[-1,7]x[0,6]xf32>) {
+  %t = stencil.load %f : !stencil.field<[-3,9]x[0,6]xf32> -> !stencil.temp<?x?xf32>
   %ct = stencil.load %c : !stencil.field<[0,6]xf32> -> !stencil.temp<?xf32>
   %r, %e = stencil.apply(%x = %t : !stencil.temp<?x?xf32>, %k = %ct : !stencil.temp<?xf32>) -> (!stencil.temp<?x?xf32>, !stencil.temp<?x?xf32>) {
     %v = stencil.access %x[0, 1] : !stencil.temp<?x?xf32>
@@ -86,7 +86,7 @@ func.func @lower_rank(%f: !stencil.field<[-1,7]x[0,6]xf32>, %c: !stencil.field<[
     %p = arith.mulf %v, %w : f32
     %c3 = arith.constant 3 : index
     %j = stencil.index 1 <[0, 0]>
-    %d = stencil.dyn_access %x[%c3, %j] in <[-3, 0]> : <[3, 0]> : !stencil.temp<?x?xf32>
+    %d = stencil.dyn_access %x[%c3, %j] in <[-3, 0]> : <[2, 0]> : !stencil.temp<?x?xf32>
     %s = arith.addf %p, %d : f32
     %i = stencil.index 0 <[0, 0]>
     %c4 = arith.constant 4 : index
