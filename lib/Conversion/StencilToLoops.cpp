@@ -358,8 +358,13 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
       if (isa<AccessOp, DynAccessOp, IndexOp, StoreResultOp>(o))
         stencilOps.push_back(o);
     });
-    // Values of store_result ops (null: leave the point unwritten).
-    DenseMap<Value, Value> stored;
+    // What each rewritten op stands for, for the return operands (a null
+    // value: an empty store_result, leave the point unwritten).
+    DenseMap<Value, Value> resolved;
+    auto resolve = [&](Value from, Value to) {
+      from.replaceAllUsesWith(to);
+      resolved[from] = to;
+    };
     for (Operation *o : stencilOps) {
       OpBuilder ob(o);
       Location ol = o->getLoc();
@@ -372,19 +377,18 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
           if (dims[d] >= 0)
             idx[dims[d]] =
                 addConst(ob, ol, point[d], off[d] - s.origin[dims[d]]);
-        access.replaceAllUsesWith(
-            memref::LoadOp::create(ob, ol, s.memref, idx).getResult());
+        resolve(access.getRes(),
+                memref::LoadOp::create(ob, ol, s.memref, idx));
       } else if (auto dyn = dyn_cast<DynAccessOp>(o)) {
         const Storage &s = argStorage[cast<BlockArgument>(dyn.getTemp())];
         SmallVector<Value> idx;
         for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
           idx.push_back(addConst(ob, ol, v, -s.origin[d]));
-        dyn.replaceAllUsesWith(
-            memref::LoadOp::create(ob, ol, s.memref, idx).getResult());
+        resolve(dyn.getRes(), memref::LoadOp::create(ob, ol, s.memref, idx));
       } else if (auto index = dyn_cast<IndexOp>(o)) {
         int64_t d = index.getDimValue();
-        index.replaceAllUsesWith(
-            addConst(ob, ol, point[d], index.getOffset()[d]));
+        resolve(index.getIdx(),
+                addConst(ob, ol, point[d], index.getOffset()[d]));
       } else if (auto result = cast<StoreResultOp>(o); result.getArg()) {
         // Results that flow through nested regions (scf.if) take the
         // element type.
@@ -393,13 +397,12 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
             yield->getParentOp()
                 ->getResult(use.getOperandNumber())
                 .setType(result.getArg().getType());
-        stored[result.getRes()] = result.getArg();
-        result.getRes().replaceAllUsesWith(result.getArg());
+        resolve(result.getRes(), result.getArg());
       } else if (result->getBlock() != loopBody) {
         status = result.emitOpError("without a value is only supported "
                                     "directly in the apply body");
       } else {
-        stored[result.getRes()] = Value();
+        resolved[result.getRes()] = Value();
       }
     }
     for (Operation *o : llvm::reverse(stencilOps)) {
@@ -411,7 +414,7 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
     for (auto [i, v] : llvm::enumerate(ret.getArg())) {
       unsigned r = i / factor, p = i % factor;
       Value value = mapping.lookupOrDefault(v);
-      if (auto it = stored.find(value); it != stored.end())
+      if (auto it = resolved.find(value); it != resolved.end())
         value = it->second;
       if (!value)
         continue;
@@ -441,6 +444,9 @@ LogicalResult StencilLowering::lowerStore(StoreOp op) {
 }
 
 LogicalResult StencilLowering::lowerBuffer(BufferOp op) {
+  if (!isa<TempType>(op.getRes().getType()))
+    return op.emitOpError("with a field result (bufferized form) is not "
+                          "supported by --convert-stencil-to-loops");
   FailureOr<Storage> s = tempStorage(op, op.getTemp());
   if (failed(s))
     return failure();
@@ -511,7 +517,12 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
             .Case([&](StoreOp o) { return lowerStore(o); })
             .Case([&](BufferOp o) { return lowerBuffer(o); })
             .Case([&](CombineOp o) { return lowerCombine(o); })
-            .Default([](Operation *) { return success(); });
+            .Default([](Operation *other) {
+              if (isa<StencilDialect>(other->getDialect()))
+                return LogicalResult(other->emitOpError(
+                    "is not supported by --convert-stencil-to-loops"));
+              return success();
+            });
     if (failed(result))
       return failure();
   }
@@ -546,7 +557,7 @@ struct ConvertStencilToLoopsPass
     // casts outside a time loop are known inside it.
     SetVector<Block *> blocks;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa_and_nonnull<StencilDialect>(op->getDialect()) && !isa<ApplyOp>(op) &&
+      if (isa_and_nonnull<StencilDialect>(op->getDialect()) &&
           !op->getParentOfType<ApplyOp>())
         blocks.insert(op->getBlock());
     });

@@ -142,8 +142,10 @@ def random_program(rng, index):
     for j in range(napplies):
         nterms = rng.randint(1, 5)
         terms = []
-        for _ in range(nterms):
-            src = rng.randint(0, j)  # the loaded field or any earlier result
+        for k in range(nterms):
+            # The loaded field or any earlier result; the first term reads the
+            # previous apply so that every result is used.
+            src = j if k == 0 else rng.randint(0, j)
             off = tuple(rng.randint(-3, 3) if rng.random() < 0.7 else 0 for _ in range(rank))
             w = rng.choice([0.5, 0.25, 0.125, -1.0, 0.75, 0.2, 1.5, 0.1])
             terms.append((src, off, w))
