@@ -8,6 +8,9 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
+static ParseResult parseStoreBounds(OpAsmParser &parser, BoundsAttr &bounds);
+static void printStoreBounds(OpAsmPrinter &p, Operation *, BoundsAttr bounds);
+
 #define GET_OP_CLASSES
 #include "Stencil/IR/StencilOps.cpp.inc"
 
@@ -46,6 +49,38 @@ static LogicalResult verifyFieldTempPair(Operation *op, Type fieldType,
   return success();
 }
 
+/// `<[lb...], [ub...]>`, or the older `[lb...] : [ub...]`.
+static ParseResult parseStoreBounds(OpAsmParser &parser, BoundsAttr &bounds) {
+  SMLoc loc = parser.getCurrentLocation();
+  SmallVector<int64_t> lb, ub;
+  auto parseList = [&](SmallVectorImpl<int64_t> &values) {
+    return parser.parseCommaSeparatedList(
+        OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
+          int64_t v;
+          if (parser.parseInteger(v))
+            return failure();
+          values.push_back(v);
+          return success();
+        });
+  };
+  if (succeeded(parser.parseOptionalLess())) {
+    if (parseList(lb) || parser.parseComma() || parseList(ub) ||
+        parser.parseGreater())
+      return failure();
+  } else if (parseList(lb) || parser.parseColon() || parseList(ub)) {
+    return failure();
+  }
+  if (failed(BoundsAttr::verify([&] { return parser.emitError(loc); }, lb,
+                                ub)))
+    return failure();
+  bounds = BoundsAttr::get(parser.getContext(), lb, ub);
+  return success();
+}
+
+static void printStoreBounds(OpAsmPrinter &p, Operation *, BoundsAttr bounds) {
+  bounds.print(p);
+}
+
 //===----------------------------------------------------------------------===//
 // CastOp
 //===----------------------------------------------------------------------===//
@@ -62,7 +97,8 @@ LogicalResult CastOp::verify() {
   if (!out.hasBounds())
     return emitOpError("result must have known bounds");
   if (in.hasBounds() && in != out)
-    return emitOpError("input bounds are known and differ from the result's");
+    return emitOpError("input bounds are known and differ from the result's: ")
+           << in << " vs " << out;
   return success();
 }
 
@@ -125,8 +161,13 @@ LogicalResult StoreOp::verify() {
            << formatList(bounds.getUb()) << " lie outside the temp bounds "
            << formatList(temp.getLb()) << " to " << formatList(temp.getUb());
   for (Operation *user : getTemp().getUsers())
-    if (user != getOperation() && isa<StoreOp>(user))
-      return emitOpError("stores a temp that is stored more than once");
+    if (user != getOperation() && isa<StoreOp>(user)) {
+      InFlightDiagnostic diag =
+          emitOpError("stores a temp that is stored more than once (a temp "
+                      "is stored to at most one field)");
+      diag.attachNote(user->getLoc()) << "other store of the temp";
+      return diag;
+    }
   return success();
 }
 
@@ -142,6 +183,21 @@ void StoreOp::getEffects(
 //===----------------------------------------------------------------------===//
 
 LogicalResult BufferOp::verify() {
+  if (auto field = dyn_cast<FieldType>(getRes().getType())) {
+    // A copy into new memory: same element type, rank and bounds.
+    TempType temp = getTemp().getType();
+    if (field.getElementType() != temp.getElementType() ||
+        field.getRank() != temp.getRank() ||
+        (temp.hasBounds() && field != FieldType::get(temp.getContext(),
+                                                     temp.getLb(), temp.getUb(),
+                                                     temp.getElementType())))
+      return emitOpError("result field ")
+             << field << " must have the element type, rank and bounds of "
+             << "the operand " << temp;
+    if (!field.hasBounds())
+      return emitOpError("result field must have known bounds");
+    return success();
+  }
   if (getTemp().getType() != getRes().getType())
     return emitOpError("result type ")
            << getRes().getType() << " differs from operand type "
@@ -149,11 +205,18 @@ LogicalResult BufferOp::verify() {
   Operation *def = getTemp().getDefiningOp();
   if (!def || !isa<ApplyOp, CombineOp>(def))
     return emitOpError("operand must be a result of stencil.apply or "
-                       "stencil.combine");
+                       "stencil.combine, got ")
+           << (def ? "a result of " + def->getName().getStringRef().str()
+                   : std::string("a block argument"));
   for (Operation *user : getTemp().getUsers())
-    if (!isa<BufferOp>(user))
-      return emitOpError("buffered temp has other users; use the buffer's "
-                         "result instead");
+    if (!isa<BufferOp>(user)) {
+      InFlightDiagnostic diag =
+          emitOpError("buffered temp has other users; use the buffer's "
+                      "result instead");
+      diag.attachNote(user->getLoc())
+          << "other user of the buffered temp: " << user->getName();
+      return diag;
+    }
   return success();
 }
 
@@ -177,14 +240,19 @@ LogicalResult CombineOp::verify() {
     return emitOpError("dimension ")
            << getDimValue() << " is out of range for rank " << rank;
   auto check = [&](Value operand, Value result) -> LogicalResult {
+    unsigned resultNo = cast<OpResult>(result).getResultNumber();
     if (getRankOf(operand.getType()) != rank ||
         getRankOf(result.getType()) != rank)
-      return emitOpError("operands and results must all have rank ") << rank;
+      return emitOpError("operands and results must all have rank ")
+             << rank << " (the rank of the first lower operand), but result #"
+             << resultNo << " is " << result.getType() << " with operand "
+             << operand.getType();
     if (getElementTypeOf(operand.getType()) !=
         getElementTypeOf(result.getType()))
-      return emitOpError("element type of result #")
-             << cast<OpResult>(result).getResultNumber()
-             << " differs from its operand's";
+      return emitOpError("element type ")
+             << getElementTypeOf(result.getType()) << " of result #"
+             << resultNo << " differs from "
+             << getElementTypeOf(operand.getType()) << " of its operand";
     return success();
   };
   unsigned r = 0;
@@ -243,7 +311,19 @@ BoundsAttr ApplyOp::getIterationBounds() {
 }
 
 ReturnOp ApplyOp::getReturnOp() {
-  return dyn_cast<ReturnOp>(getBody()->getTerminator());
+  Block *body = getBody();
+  if (body->empty())
+    return {};
+  return dyn_cast<ReturnOp>(body->back());
+}
+
+SmallVector<int64_t> ApplyOp::getUnrollFactors() {
+  SmallVector<int64_t> factors(getRank(), 1);
+  if (ReturnOp ret = getReturnOp())
+    if (IndexAttr unroll = ret.getUnrollAttr();
+        unroll && unroll.size() == factors.size())
+      llvm::copy(unroll.getIndices(), factors.begin());
+  return factors;
 }
 
 ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -273,8 +353,9 @@ ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
   int32_t numDest = 0;
   if (succeeded(parser.parseOptionalArrow())) {
     SmallVector<Type> resultTypes;
-    if (parser.parseLParen() || parser.parseTypeList(resultTypes) ||
-        parser.parseRParen())
+    if (parser.parseLParen() ||
+        (failed(parser.parseOptionalRParen()) &&
+         (parser.parseTypeList(resultTypes) || parser.parseRParen())))
       return failure();
     result.addTypes(resultTypes);
   } else {
@@ -378,11 +459,45 @@ LogicalResult ApplyOp::verify() {
     if (unsigned r = getRankOf(operand.getType()); r > rank)
       return emitOpError("operand #")
              << i << " has rank " << r << ", above the apply rank " << rank;
+  if (BoundsAttr b = getBoundsAttr()) {
+    // With results, `to` (when given) must agree with their bounds.
+    if (!getRes().empty()) {
+      BoundsAttr resBounds = getBoundsOf(first);
+      if (resBounds && resBounds != b)
+        return emitOpError("`to` bounds ")
+               << formatList(b.getLb()) << " to " << formatList(b.getUb())
+               << " differ from the result bounds "
+               << formatList(resBounds.getLb()) << " to "
+               << formatList(resBounds.getUb());
+    }
+    // The `outs` fields are written on the `to` box.
+    for (auto [i, dest] : llvm::enumerate(getDest())) {
+      BoundsAttr fb = getBoundsOf(dest.getType());
+      if (!fb)
+        return emitOpError("`outs` field #")
+               << i << " must have known bounds (use stencil.cast to give "
+                       "them)";
+      if (!boxContains(fb.getLb(), fb.getUb(), b.getLb(), b.getUb()))
+        return emitOpError("`to` bounds ")
+               << formatList(b.getLb()) << " to " << formatList(b.getUb())
+               << " lie outside the bounds " << formatList(fb.getLb())
+               << " to " << formatList(fb.getUb()) << " of `outs` field #"
+               << i;
+    }
+  }
+  if (!getReturnOp())
+    return emitOpError("body must end with stencil.return");
+  return success();
+}
 
+LogicalResult ApplyOp::verifyRegions() {
   // With known bounds, every access must stay inside its operand.
+  Block *body = getBody();
+  unsigned rank = getRank();
   BoundsAttr iter = getIterationBounds();
   if (!iter)
     return success();
+  SmallVector<int64_t> unroll = getUnrollFactors();
   WalkResult walk = body->walk([&](AccessOp access) -> WalkResult {
     auto arg = dyn_cast<BlockArgument>(access.getTemp());
     if (!arg || arg.getOwner() != body)
@@ -395,12 +510,17 @@ LogicalResult ApplyOp::verify() {
     for (unsigned d = 0; d < rank; ++d) {
       if (dims[d] < 0)
         continue;
-      int64_t lo = iter.getLb()[d] + off[d], hi = iter.getUb()[d] + off[d];
+      int64_t lo = iter.getLb()[d] + off[d];
+      int64_t hi = iter.getUb()[d] - unroll[d] + 1 + off[d];
       if (lo < argBounds.getLb()[dims[d]] || hi > argBounds.getUb()[dims[d]]) {
-        access.emitOpError("reads ")
+        InFlightDiagnostic diag = access.emitOpError("reads ")
             << lo << " to " << hi << " in dimension " << d
-            << ", outside the operand bounds " << argBounds.getLb()[dims[d]]
-            << " to " << argBounds.getUb()[dims[d]];
+            << " (offset " << off[d] << " on the apply bounds "
+            << formatList(iter.getLb()) << " to " << formatList(iter.getUb())
+            << "), outside the bounds " << argBounds.getLb()[dims[d]]
+            << " to " << argBounds.getUb()[dims[d]] << " of apply operand #"
+            << arg.getArgNumber();
+        diag.attachNote(getLoc()) << "in this stencil.apply";
         return WalkResult::interrupt();
       }
     }
@@ -533,7 +653,10 @@ ParseResult AccessOp::parse(OpAsmParser &parser, OperationState &result) {
   bool hasPlaceholder = false;
   int64_t dim = 0;
   Type type;
+  // xDSL prints an attribute dictionary before the offsets and parses it
+  // after them; accept both places.
   if (parser.parseOperand(temp) ||
+      parser.parseOptionalAttrDictWithKeyword(result.attributes) ||
       parser.parseCommaSeparatedList(
           OpAsmParser::Delimiter::Square, [&]() -> ParseResult {
             int64_t v;
@@ -621,7 +744,7 @@ LogicalResult AccessOp::verify() {
   auto arg = dyn_cast<BlockArgument>(getTemp());
   if (!arg || arg.getOwner()->getParentOp() != apply)
     return emitOpError("operand must be an argument of the enclosing "
-                       "stencil.apply");
+                       "stencil.apply (pass the value in as an apply operand)");
   return success();
 }
 
@@ -636,16 +759,20 @@ LogicalResult DynAccessOp::verify() {
                                << " indices for an operand of rank " << rank;
   unsigned applyRank = (*this)->getParentOfType<ApplyOp>().getRank();
   if (getLb().size() != applyRank || getUb().size() != applyRank)
-    return emitOpError("access range must have the apply rank ") << applyRank;
+    return emitOpError("access range <")
+           << formatList(getLb().getIndices()) << "> : <"
+           << formatList(getUb().getIndices())
+           << "> must have the apply rank " << applyRank;
   for (unsigned d = 0; d < applyRank; ++d)
     if (getLb()[d] > getUb()[d])
       return emitOpError("access range lower bound ")
              << getLb()[d] << " exceeds upper bound " << getUb()[d]
              << " in dimension " << d;
   auto arg = dyn_cast<BlockArgument>(getTemp());
-  if (!arg || arg.getOwner()->getParentOp() != (*this)->getParentOp())
+  if (!arg ||
+      arg.getOwner()->getParentOp() != (*this)->getParentOfType<ApplyOp>())
     return emitOpError("operand must be an argument of the enclosing "
-                       "stencil.apply");
+                       "stencil.apply (pass the value in as an apply operand)");
   return success();
 }
 
@@ -743,4 +870,70 @@ LogicalResult ReturnOp::verify() {
              << i / factor << " has element type " << expected;
   }
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AllocOp, ExternalLoadOp, ExternalStoreOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult AllocOp::verify() {
+  if (!getField().getType().hasBounds())
+    return emitOpError("needs a field type with known bounds, got ")
+           << getField().getType();
+  return success();
+}
+
+void AllocOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Allocate::get(),
+                       cast<OpResult>(getField()),
+                       SideEffects::DefaultResource::get());
+}
+
+/// A field and the external memory it aliases: when that memory is a memref,
+/// element type and rank must agree, and static sizes must match the field's
+/// extent.
+static LogicalResult verifyExternalPair(Operation *op, FieldType field,
+                                        Type external) {
+  auto memref = dyn_cast<MemRefType>(external);
+  if (!memref)
+    return success();
+  if (memref.getElementType() != field.getElementType())
+    return op->emitOpError("element type ")
+           << memref.getElementType() << " of the memref differs from "
+           << field.getElementType() << " of the field";
+  if (memref.getRank() != field.getRank())
+    return op->emitOpError("memref rank ")
+           << memref.getRank() << " differs from field rank "
+           << field.getRank();
+  if (!field.hasBounds())
+    return success();
+  SmallVector<int64_t> extent = field.getShape();
+  for (unsigned d = 0; d < field.getRank(); ++d)
+    if (!ShapedType::isDynamic(memref.getDimSize(d)) &&
+        memref.getDimSize(d) != extent[d])
+      return op->emitOpError("memref size ")
+             << memref.getDimSize(d) << " differs from the field extent "
+             << extent[d] << " in dimension " << d;
+  return success();
+}
+
+LogicalResult ExternalLoadOp::verify() {
+  if (auto field = dyn_cast<FieldType>(getResult().getType()))
+    return verifyExternalPair(*this, field, getField().getType());
+  return success();
+}
+
+LogicalResult ExternalStoreOp::verify() {
+  return verifyExternalPair(*this, getTemp().getType(), getField().getType());
+}
+
+void ExternalStoreOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  effects.emplace_back(MemoryEffects::Read::get(), &getTempMutable(),
+                       SideEffects::DefaultResource::get());
+  effects.emplace_back(MemoryEffects::Write::get(), &getFieldMutable(),
+                       SideEffects::DefaultResource::get());
 }

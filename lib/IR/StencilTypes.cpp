@@ -107,10 +107,10 @@ LogicalResult BoundsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << " lower and " << ub.size() << " upper values";
   if (lb.empty() || lb.size() > 3)
     return emitError() << "expected bounds of rank 1 to 3, got " << lb.size();
-  for (auto [l, u] : llvm::zip(lb, ub))
+  for (auto [d, l, u] : llvm::enumerate(lb, ub))
     if (u < l)
       return emitError() << "upper bound " << u << " is below lower bound "
-                         << l;
+                         << l << " in dimension " << d;
   return success();
 }
 
@@ -144,7 +144,9 @@ static ParseResult parseShapedType(AsmParser &parser,
   }
   if (lb.empty())
     return parser.emitError(parser.getCurrentLocation(),
-                            "expected `?` or `[lb,ub]` dimension");
+                            "expected a dimension `?` or `[lb,ub]` (a stencil "
+                            "type has rank 1 to 3 and gives each dimension as "
+                            "`?` or as bounds, not as an extent like `64`)");
   if (parser.parseType(elementType) || parser.parseGreater())
     return failure();
   return success();
@@ -171,18 +173,30 @@ verifyShapedType(function_ref<InFlightDiagnostic()> emitError,
   if (lb.empty() || lb.size() > 3)
     return emitError() << "expected rank 1 to 3, got " << lb.size();
   bool dynamic = ShapedType::isDynamic(lb[0]);
-  for (auto [l, u] : llvm::zip(lb, ub)) {
+  for (auto [d, l, u] : llvm::enumerate(lb, ub)) {
     if (ShapedType::isDynamic(l) != dynamic ||
         ShapedType::isDynamic(u) != dynamic)
-      return emitError()
-             << "stencil types are either fully dynamic or fully bounded";
+      return emitError() << "stencil types are either fully dynamic or fully "
+                            "bounded: dimension "
+                         << d << " is " << (dynamic ? "bounded" : "`?`")
+                         << " but dimension 0 is "
+                         << (dynamic ? "`?`" : "bounded");
     if (!dynamic && u < l)
       return emitError() << "upper bound " << u << " is below lower bound "
-                         << l;
+                         << l << " in dimension " << d;
   }
   if (!elementType.isIntOrIndexOrFloat())
     return emitError() << "element type must be an integer, index or float "
                           "type, got "
+                       << elementType;
+  return success();
+}
+
+LogicalResult ResultType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 Type elementType) {
+  if (!elementType.isIntOrIndexOrFloat())
+    return emitError() << "!stencil.result element type must be an integer, "
+                          "index or float type, got "
                        << elementType;
   return success();
 }

@@ -59,12 +59,14 @@ def Stencil_StoreOp : Stencil_Op<"store",
     ```mlir
     stencil.store %r to %b(<[0, 0], [128, 128]>) : !stencil.temp<?x?xf64> to !stencil.field<[-2,130]x[-2,130]xf64>
     ```
-    Points of the field outside `bounds` are left untouched.
+    Points of the field outside `bounds` are left untouched. The bounds
+    also parse in the older form `([0, 0] : [128, 128])` of xDSL and the Open
+    Earth Compiler.
   }];
   let arguments = (ins Stencil_TempType:$temp, Stencil_FieldType:$field,
                        Stencil_BoundsAttr:$bounds);
   let assemblyFormat = [{
-    $temp `to` $field `` `(` $bounds `)` attr-dict-with-keyword `:` qualified(type($temp)) `to` qualified(type($field))
+    $temp `to` $field `` `(` custom<StoreBounds>($bounds) `)` attr-dict-with-keyword `:` qualified(type($temp)) `to` qualified(type($field))
   }];
   let hasVerifier = 1;
 }
@@ -75,9 +77,14 @@ def Stencil_BufferOp : Stencil_Op<"buffer", [Pure]> {
     ```mlir
     %b = stencil.buffer %r : !stencil.temp<?x?xf64> -> !stencil.temp<?x?xf64>
     ```
+    xDSL's bufferization also emits a buffer whose result is a field (a
+    copy of the temp in new memory, with the temp's bounds):
+    ```mlir
+    %f = stencil.buffer %t : !stencil.temp<[0,64]xf64> -> !stencil.field<[0,64]xf64>
+    ```
   }];
   let arguments = (ins Stencil_TempType:$temp);
-  let results = (outs Stencil_TempType:$res);
+  let results = (outs Stencil_AnyFieldOrTemp:$res);
   let assemblyFormat = [{
     $temp attr-dict-with-keyword `:` qualified(type($temp)) `->` qualified(type($res))
   }];
@@ -115,6 +122,57 @@ def Stencil_CombineOp : Stencil_Op<"combine",
   }];
 }
 
+def Stencil_AllocOp : Stencil_Op<"alloc",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "allocate a field (produced by bufferization)";
+  let description = [{
+    ```mlir
+    %f = stencil.alloc : !stencil.field<[0,64]x[-1,65]xf64>
+    ```
+    The field must have known bounds.
+  }];
+  let results = (outs Stencil_FieldType:$field);
+  let assemblyFormat = "attr-dict `:` qualified(type($field))";
+  let hasVerifier = 1;
+}
+
+def Stencil_ExternalLoadOp : Stencil_Op<"external_load", [Pure]> {
+  let summary = "view external memory (a memref, a frontend array) as a field";
+  let description = [{
+    The field aliases the external memory; nothing is copied.
+    ```mlir
+    %f = stencil.external_load %m : memref<64x64xf64> -> !stencil.field<[-2,62]x[0,64]xf64>
+    ```
+  }];
+  let arguments = (ins AnyType:$field);
+  let results = (outs AnyTypeOf<[Stencil_FieldType, AnyMemRef]>:$result);
+  let assemblyFormat = [{
+    $field attr-dict-with-keyword `:` qualified(type($field)) `->` qualified(type($result))
+  }];
+  let hasVerifier = 1;
+}
+
+def Stencil_ExternalStoreOp : Stencil_Op<"external_store",
+    [DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "make the values of a field visible in external memory";
+  let description = [{
+    The counterpart of `stencil.external_load`: the field's values end up in
+    the external memory (a no-op when the field aliases it).
+    ```mlir
+    stencil.external_store %f to %m : !stencil.field<[-2,62]x[0,64]xf64> to memref<64x64xf64>
+    ```
+  }];
+  let arguments = (ins Stencil_FieldType:$temp, AnyType:$field);
+  let assemblyFormat = [{
+    $temp `to` $field attr-dict-with-keyword `:` qualified(type($temp)) `to` qualified(type($field))
+  }];
+  let hasVerifier = 1;
+}
+
+// Ops of an apply body may sit in nested regions (scf.if) of the body.
+def Stencil_InApply : PredOpTrait<"is nested in a stencil.apply",
+    CPred<"$_op.getParentOfType<::mlir::stencil::ApplyOp>() != nullptr">>;
+
 //===----------------------------------------------------------------------===//
 // Apply and its body
 //===----------------------------------------------------------------------===//
@@ -144,6 +202,8 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
   let regions = (region SizedRegion<1>:$region);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  // Checks of the accesses in the body (after the body ops are verified).
+  let hasRegionVerifier = 1;
   let hasCanonicalizer = 1;
   let skipDefaultBuilders = 1;
   let builders = [
@@ -158,6 +218,10 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     ::mlir::stencil::BoundsAttr getIterationBounds();
     ::mlir::Block *getBody() { return &getRegion().front(); }
     ::mlir::stencil::ReturnOp getReturnOp();
+    /// The unroll factor of every dimension (1 without `unroll`). An
+    /// unrolled apply runs its body at every u-th point of its bounds, so an
+    /// access at offset o reads points lb + o to ub - u + 1 + o.
+    ::llvm::SmallVector<int64_t> getUnrollFactors();
     /// The region argument bound to operand `i`.
     ::mlir::BlockArgument getBodyArg(unsigned i) {
       return getBody()->getArgument(i);
@@ -166,7 +230,7 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
 }
 
 def Stencil_AccessOp : Stencil_Op<"access",
-    [Pure, HasParent<"ApplyOp">]> {
+    [Pure, Stencil_InApply]> {
   let summary = "read an argument at a constant offset from the current point";
   let description = [{
     ```mlir
@@ -191,7 +255,7 @@ def Stencil_AccessOp : Stencil_Op<"access",
 }
 
 def Stencil_DynAccessOp : Stencil_Op<"dyn_access", [Pure,
-    HasParent<"ApplyOp">,
+    Stencil_InApply,
     TypesMatchWith<"result type is the element type of the operand",
                    "temp", "res",
                    "::mlir::stencil::getElementTypeOf($_self)">]> {
@@ -211,7 +275,7 @@ def Stencil_DynAccessOp : Stencil_Op<"dyn_access", [Pure,
   let hasVerifier = 1;
 }
 
-def Stencil_IndexOp : Stencil_Op<"index", [Pure, HasParent<"ApplyOp">]> {
+def Stencil_IndexOp : Stencil_Op<"index", [Pure, Stencil_InApply]> {
   let summary = "the current point's index in one dimension, plus an offset";
   let description = [{
     ```mlir
@@ -228,7 +292,7 @@ def Stencil_IndexOp : Stencil_Op<"index", [Pure, HasParent<"ApplyOp">]> {
 }
 
 def Stencil_StoreResultOp : Stencil_Op<"store_result", [Pure,
-    HasParent<"ApplyOp">]> {
+    Stencil_InApply]> {
   let summary = "the value of an apply result at the current point";
   let description = [{
     Without an operand the point is left unwritten.

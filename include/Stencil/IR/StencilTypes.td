@@ -74,6 +74,7 @@ def Stencil_ResultType : TypeDef<Stencil_Dialect, "Result"> {
   let summary = "the value one apply computes at one point, `!stencil.result<T>`";
   let parameters = (ins "::mlir::Type":$elementType);
   let assemblyFormat = "`<` $elementType `>`";
+  let genVerifyDecl = 1;
 }
 
 def Stencil_AnyFieldOrTemp : AnyTypeOf<[Stencil_FieldType, Stencil_TempType],
