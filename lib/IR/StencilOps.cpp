@@ -604,6 +604,7 @@ struct RemoveUnusedApplyResults : OpRewritePattern<ApplyOp> {
     }
     auto newOp = ApplyOp::create(rewriter, op.getLoc(), types, op.getArgs());
     newOp->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    newOp.setBoundsAttr(op.getBoundsAttr());
     rewriter.eraseBlock(newOp.getBody());
     rewriter.inlineRegionBefore(op.getRegion(), newOp.getRegion(),
                                 newOp.getRegion().end());

@@ -1,12 +1,416 @@
+//===- ShapeInference.cpp - infer the bounds of stencil temps -------------===//
+//
+// Every temp gets the bounding box of the points its users need, working
+// backwards through each block: stores fix the boxes of the temps they write,
+// an apply needs each operand on its own iteration box shifted by the offsets
+// it reads them at, and so on up to the loads, which must fit into their
+// fields. See the pass description in Passes.td for the exact rules.
+//
+//===----------------------------------------------------------------------===//
+
 #include "Stencil/Transforms/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <optional>
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILSHAPEINFERENCE
 #include "Stencil/Transforms/Passes.h.inc"
 } // namespace mlir::stencil
 
+using namespace mlir;
+using namespace mlir::stencil;
+
 namespace {
-struct StencilShapeInferencePass : mlir::stencil::impl::StencilShapeInferenceBase<StencilShapeInferencePass> {
-  void runOnOperation() override {}
+
+/// A half-open box [lb, ub) of the grid. Empty when ub <= lb in some
+/// dimension.
+struct Box {
+  SmallVector<int64_t> lb, ub;
+
+  Box() = default;
+  Box(ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) : lb(lb), ub(ub) {}
+  explicit Box(BoundsAttr b) : lb(b.getLb()), ub(b.getUb()) {}
+
+  unsigned rank() const { return lb.size(); }
+  bool isEmpty() const {
+    for (unsigned d = 0; d < rank(); ++d)
+      if (ub[d] <= lb[d])
+        return true;
+    return false;
+  }
+  bool contains(const Box &o) const {
+    for (unsigned d = 0; d < rank(); ++d)
+      if (o.lb[d] < lb[d] || o.ub[d] > ub[d])
+        return false;
+    return true;
+  }
+  /// Grow to the bounding box of this box and `o` (both non-empty).
+  void unite(const Box &o) {
+    for (unsigned d = 0; d < rank(); ++d) {
+      lb[d] = std::min(lb[d], o.lb[d]);
+      ub[d] = std::max(ub[d], o.ub[d]);
+    }
+  }
+  Type applyTo(Type type) const {
+    auto t = cast<TempType>(type);
+    return t.withBounds(lb, ub);
+  }
+};
+
+/// What one user needs of a temp, and the op that needs it (for notes).
+struct Need {
+  Box box;
+  Operation *why;
+};
+
+std::string formatList(ArrayRef<int64_t> values) {
+  std::string s = "[";
+  llvm::raw_string_ostream os(s);
+  llvm::interleaveComma(values, os);
+  os << "]";
+  return s;
+}
+
+/// Give temp `value` type `type`, and keep the types tied to it in step: the
+/// region arguments of applies that take it, and the result of a buffer of
+/// it (buffer operand and result types are equal).
+void setTempType(Value value, Type type) {
+  value.setType(type);
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto apply = dyn_cast<ApplyOp>(user)) {
+      if (use.getOperandNumber() < apply.getArgs().size())
+        apply.getBodyArg(use.getOperandNumber()).setType(type);
+    } else if (auto buffer = dyn_cast<BufferOp>(user)) {
+      if (buffer.getRes().getType() != type)
+        setTempType(buffer.getRes(), type);
+    }
+  }
+}
+
+/// Users get their bounds before the producers of their operands (they come
+/// later in the block, or are nested deeper), so this only fires on IR that
+/// breaks that order.
+LogicalResult unknownUserBounds(Operation *user) {
+  return user->emitOpError("has unknown bounds, so shape inference cannot "
+                           "tell which points of its operands it reads");
+}
+
+/// The points of operand `operandIndex` of `apply` that the apply reads.
+LogicalResult collectApplyNeeds(ApplyOp apply, unsigned operandIndex,
+                                unsigned tempRank,
+                                SmallVectorImpl<Need> &needs) {
+  BoundsAttr iter = apply.getIterationBounds();
+  if (!iter)
+    return unknownUserBounds(apply);
+  unsigned rank = apply.getRank();
+  // Accesses are relative to the point the body is evaluated at. With
+  // `unroll <[u0, ...]>` the body computes a block of points per evaluation,
+  // at base points lb + k * u (k >= 0, base < ub): the last base point is
+  // what bounds the reads, not ub - 1.
+  SmallVector<int64_t> lb(iter.getLb()), ub(iter.getUb());
+  if (ReturnOp ret = apply.getReturnOp())
+    if (IndexAttr unroll = ret.getUnrollAttr())
+      for (unsigned d = 0; d < rank && d < unroll.size(); ++d)
+        if (unroll[d] > 1 && ub[d] > lb[d])
+          ub[d] = lb[d] + (ub[d] - lb[d] - 1) / unroll[d] * unroll[d] + 1;
+  BlockArgument arg = apply.getBodyArg(operandIndex);
+  for (OpOperand &use : arg.getUses()) {
+    Operation *user = use.getOwner();
+    if (auto access = dyn_cast<AccessOp>(user)) {
+      SmallVector<int64_t> off = access.getApplyOffset(rank);
+      SmallVector<int64_t> dims = access.getOperandDims(rank);
+      Box box(SmallVector<int64_t>(tempRank, 0),
+              SmallVector<int64_t>(tempRank, 0));
+      for (unsigned d = 0; d < rank; ++d) {
+        if (dims[d] < 0 || dims[d] >= (int64_t)tempRank)
+          continue;
+        box.lb[dims[d]] = lb[d] + off[d];
+        box.ub[dims[d]] = ub[d] + off[d];
+      }
+      needs.push_back({std::move(box), access});
+      continue;
+    }
+    if (auto dyn = dyn_cast<DynAccessOp>(user)) {
+      if (tempRank != rank)
+        return dyn.emitOpError("on an operand of rank ")
+               << tempRank << " in an apply of rank " << rank
+               << " is not supported by shape inference";
+      Box box(lb, ub);
+      for (unsigned d = 0; d < rank; ++d) {
+        box.lb[d] += dyn.getLb()[d];
+        box.ub[d] += dyn.getUb()[d];
+      }
+      needs.push_back({std::move(box), dyn});
+      continue;
+    }
+    return user->emitOpError("uses a temp argument of stencil.apply; shape "
+                             "inference only supports stencil.access and "
+                             "stencil.dyn_access to temp arguments");
+  }
+  return success();
+}
+
+/// Collect what every user of temp `temp` needs. Users have their final
+/// types already (they come later in the block or are nested deeper).
+LogicalResult collectNeeds(Value temp, SmallVectorImpl<Need> &needs) {
+  unsigned rank = getRankOf(temp.getType());
+  Block *home = temp.getParentBlock();
+  for (OpOperand &use : temp.getUses()) {
+    Operation *user = use.getOwner();
+    // Blocks are inferred one at a time, nested blocks first: a user in a
+    // sibling block (of a CFG region) has no bounds yet.
+    if (!home->findAncestorOpInBlock(*user)) {
+      InFlightDiagnostic diag =
+          temp.getDefiningOp()->emitOpError(
+              "defines a temp that is used in another block; shape "
+              "inference supports temps used in their own block and in "
+              "blocks nested in it");
+      diag.attachNote(user->getLoc()) << "used here";
+      return diag;
+    }
+    if (auto store = dyn_cast<StoreOp>(user)) {
+      needs.push_back({Box(store.getBounds()), store});
+      continue;
+    }
+    if (auto apply = dyn_cast<ApplyOp>(user)) {
+      // `outs` destinations are fields, so a temp is always an argument.
+      if (failed(collectApplyNeeds(apply, use.getOperandNumber(), rank,
+                                   needs)))
+        return failure();
+      continue;
+    }
+    if (auto buffer = dyn_cast<BufferOp>(user)) {
+      BoundsAttr b = getBoundsOf(buffer.getRes().getType());
+      if (!b)
+        return unknownUserBounds(buffer);
+      needs.push_back({Box(b), buffer});
+      continue;
+    }
+    if (auto combine = dyn_cast<CombineOp>(user)) {
+      // Operand segments: lower, upper, lowerext, upperext. lower[i] and
+      // upper[i] make result i, the ext operands the results after them.
+      unsigned idx = use.getOperandNumber(), resultIndex = 0, base = 0;
+      bool lowerSide = true;
+      for (unsigned segment = 0; segment < 4; ++segment) {
+        auto [start, length] = combine.getODSOperandIndexAndLength(segment);
+        if (idx >= start && idx < start + length) {
+          resultIndex = base + (idx - start);
+          lowerSide = segment == 0 || segment == 2;
+          break;
+        }
+        // lower and upper share results 0..n-1.
+        if (segment != 0)
+          base += length;
+      }
+      BoundsAttr b = getBoundsOf(combine.getResult(resultIndex).getType());
+      if (!b)
+        return unknownUserBounds(combine);
+      int64_t dim = combine.getDimValue(), x = combine.getIndexValue();
+      Box box(b);
+      if (lowerSide)
+        box.ub[dim] = std::min(box.ub[dim], x);
+      else
+        box.lb[dim] = std::max(box.lb[dim], x);
+      // A side that the cut leaves without points needs nothing.
+      if (!box.isEmpty())
+        needs.push_back({std::move(box), combine});
+      continue;
+    }
+    return user->emitOpError("uses a stencil temp; shape inference supports "
+                             "temps used by stencil.store, stencil.apply, "
+                             "stencil.buffer and stencil.combine only");
+  }
+  return success();
+}
+
+/// The box that `op`'s temp results `results` are needed on, or failure
+/// (with a diagnostic) when they are unused or nothing of them is read.
+FailureOr<Box> inferResultBox(Operation *op, ValueRange results,
+                              SmallVectorImpl<Need> &needs) {
+  if (llvm::all_of(results, [](Value v) { return v.use_empty(); }))
+    return op->emitOpError(results.size() == 1 ? "result is" : "results are")
+           << " never used or stored; run -canonicalize to remove it";
+  for (Value v : results)
+    if (failed(collectNeeds(v, needs)))
+      return failure();
+  std::optional<Box> box;
+  for (const Need &need : needs) {
+    if (need.box.isEmpty())
+      continue;
+    if (!box)
+      box = need.box;
+    else
+      box->unite(need.box);
+  }
+  if (!box) {
+    InFlightDiagnostic diag =
+        op->emitOpError(results.size() == 1
+                            ? "result is used, but no point of it"
+                            : "results are used, but no point of them")
+        << " is ever read; run -canonicalize to remove it";
+    for (Value v : results)
+      for (Operation *user : v.getUsers())
+        diag.attachNote(user->getLoc()) << "used here";
+    return failure();
+  }
+  return *box;
+}
+
+LogicalResult inferLoad(LoadOp load) {
+  SmallVector<Need> needs;
+  FailureOr<Box> box = inferResultBox(load, load->getResults(), needs);
+  if (failed(box))
+    return failure();
+  // The LoadOp verifier guarantees that the field has bounds.
+  BoundsAttr fieldBounds = getBoundsOf(load.getField().getType());
+  assert(fieldBounds && "load from a field without bounds");
+  Box field(fieldBounds);
+  if (!field.contains(*box)) {
+    InFlightDiagnostic diag =
+        load.emitOpError("needs points ")
+        << formatList(box->lb) << " to " << formatList(box->ub)
+        << " (upper bounds exclusive), outside the field bounds "
+        << formatList(field.lb) << " to " << formatList(field.ub);
+    for (const Need &need : needs)
+      if (!need.box.isEmpty() && !field.contains(need.box))
+        diag.attachNote(need.why->getLoc())
+            << "points " << formatList(need.box.lb) << " to "
+            << formatList(need.box.ub) << " are read here";
+    return failure();
+  }
+  setTempType(load.getRes(), box->applyTo(load.getRes().getType()));
+  return success();
+}
+
+LogicalResult inferApply(ApplyOp apply) {
+  // With `outs` the iteration box is the `to` bounds.
+  if (apply.getRes().empty())
+    return success();
+  SmallVector<Need> needs;
+  FailureOr<Box> box = inferResultBox(apply, apply.getRes(), needs);
+  if (failed(box))
+    return failure();
+  for (Value res : apply.getRes())
+    setTempType(res, box->applyTo(res.getType()));
+  return success();
+}
+
+LogicalResult inferBuffer(BufferOp buffer) {
+  SmallVector<Need> needs;
+  FailureOr<Box> box = inferResultBox(buffer, buffer->getResults(), needs);
+  if (failed(box))
+    return failure();
+  // The producer of the operand widens this further if its other results
+  // need more (setTempType keeps the two types equal).
+  setTempType(buffer.getRes(), box->applyTo(buffer.getRes().getType()));
+  return success();
+}
+
+LogicalResult inferCombine(CombineOp combine) {
+  SmallVector<Need> needs;
+  FailureOr<Box> box = inferResultBox(combine, combine.getResults(), needs);
+  if (failed(box))
+    return failure();
+  // Each result gets its own needs; one without uses gets the union of all
+  // (so that its operands are still defined somewhere sensible). The cut
+  // must lie inside every result (closed interval), as the verifier checks.
+  int64_t dim = combine.getDimValue(), x = combine.getIndexValue();
+  for (Value res : combine.getResults()) {
+    SmallVector<Need> own;
+    if (failed(collectNeeds(res, own)))
+      return failure();
+    Box resBox = *box;
+    bool first = true;
+    for (const Need &need : own) {
+      if (need.box.isEmpty())
+        continue;
+      if (first)
+        resBox = need.box;
+      else
+        resBox.unite(need.box);
+      first = false;
+    }
+    resBox.lb[dim] = std::min(resBox.lb[dim], x);
+    resBox.ub[dim] = std::max(resBox.ub[dim], x);
+    setTempType(res, resBox.applyTo(res.getType()));
+  }
+  return success();
+}
+
+/// Infer the temps defined in `block`, last op first. Blocks nested in it
+/// must be done already.
+LogicalResult inferBlock(Block &block) {
+  for (Operation &op : llvm::reverse(block.getOperations())) {
+    LogicalResult result = success();
+    if (auto load = dyn_cast<LoadOp>(op))
+      result = inferLoad(load);
+    else if (auto apply = dyn_cast<ApplyOp>(op))
+      result = inferApply(apply);
+    else if (auto buffer = dyn_cast<BufferOp>(op))
+      result = inferBuffer(buffer);
+    else if (auto combine = dyn_cast<CombineOp>(op))
+      result = inferCombine(combine);
+    // Stop at the first error of a block: the temps it would have given
+    // bounds to have none, so later errors would only follow from it.
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::stencil::inferShapes(Block &block) {
+  bool ok = true;
+  for (Operation &op : block) {
+    // Apply bodies define no temps.
+    if (isa<ApplyOp>(op))
+      continue;
+    for (Region &region : op.getRegions())
+      for (Block &nested : region)
+        ok &= succeeded(inferShapes(nested));
+  }
+  // Users nested in a failed block may lack bounds: do not add errors that
+  // only follow from it.
+  if (!ok)
+    return failure();
+  return inferBlock(block);
+}
+
+LogicalResult mlir::stencil::inferShapes(Operation *root) {
+  bool ok = true;
+  for (Region &region : root->getRegions())
+    for (Block &block : region)
+      ok &= succeeded(inferShapes(block));
+  return success(ok);
+}
+
+void mlir::stencil::resetShapes(Block &block) {
+  block.walk([](Operation *op) {
+    if (!isa<LoadOp, ApplyOp, BufferOp, CombineOp>(op))
+      return;
+    for (Value res : op->getResults())
+      if (auto temp = dyn_cast<TempType>(res.getType()))
+        res.setType(TempType::get(temp.getRank(), temp.getElementType()));
+  });
+  block.walk([](ApplyOp apply) {
+    for (auto [operand, arg] :
+         llvm::zip(apply.getArgs(), apply.getBody()->getArguments()))
+      arg.setType(operand.getType());
+  });
+}
+
+namespace {
+struct StencilShapeInferencePass
+    : mlir::stencil::impl::StencilShapeInferenceBase<
+          StencilShapeInferencePass> {
+  void runOnOperation() override {
+    if (failed(inferShapes(getOperation())))
+      signalPassFailure();
+  }
 };
 } // namespace

@@ -14,6 +14,20 @@ namespace mlir::stencil {
 #define GEN_PASS_REGISTRATION
 #include "Stencil/Transforms/Passes.h.inc"
 
+/// Shape inference on `block` and on every block nested in it (nested ones
+/// first), as `--stencil-shape-inference` does. Emits located errors and
+/// returns failure on programs whose bounds cannot be inferred; the types
+/// of the failing block may then be partly updated.
+LogicalResult inferShapes(Block &block);
+
+/// Shape inference on every block nested in `root` (not in `root`'s own
+/// block).
+LogicalResult inferShapes(Operation *root);
+
+/// Forget the bounds of every temp produced by a stencil op in `block` and
+/// in the blocks nested in it (apply region arguments follow their operands).
+void resetShapes(Block &block);
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_TRANSFORMS_PASSES_H

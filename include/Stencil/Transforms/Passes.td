@@ -8,11 +8,57 @@ include "mlir/Pass/PassBase.td"
 def StencilShapeInference : Pass<"stencil-shape-inference"> {
   let summary = "Infer the bounds of every temp from the stores backwards";
   let description = [{
-    Gives every `!stencil.temp` its bounds: a temp is needed on the union of
-    the store bounds of its stores and of the points its consumers read
-    (apply bounds shifted by every access offset, buffers, combines), and a
-    load needs those points from its field. Reports a program that reads
-    outside a field, and a temp that is neither stored nor used.
+    Gives every `!stencil.temp` produced by `stencil.load`, `stencil.apply`,
+    `stencil.buffer` and `stencil.combine` its bounds
+    (`!stencil.temp<[lb,ub]x...xT>`, upper bounds exclusive). Every block is
+    processed on its own (function bodies, `scf.for` time-loop bodies, ...),
+    from its last op to its first, nested blocks before the block that holds
+    them; ops of other dialects are left alone.
+
+    A temp is needed on the bounding box of what its users need:
+
+    * `stencil.store`: the store bounds;
+    * `stencil.apply` operand: the apply's iteration box shifted by the
+      offset of every `stencil.access` to the matching region argument (for a
+      lower-rank operand, `_` dimensions do not count), and widened by the
+      `lb`/`ub` range of every `stencil.dyn_access`. With
+      `stencil.return ... unroll <[u0, ...]>` the body is evaluated at the
+      base points `lb + k * u` (`< ub`) of the unrolled blocks only, and the
+      offsets are relative to them: in a dimension with factor `u > 1` the
+      shifted box ends at the last base point + 1 + offset. The apply's own
+      box is not rounded to a multiple of `u`;
+    * `stencil.buffer`: the box of the buffer's result;
+    * `stencil.combine` (dimension `d`, index `x`): the box of the result
+      the operand makes (`lower[i]`/`upper[i]`: result `i`; ext operands: the
+      results after those), cut to `ub[d] = min(ub[d], x)` for
+      `lower`/`lowerext` operands and to `lb[d] = max(lb[d], x)` for
+      `upper`/`upperext` operands (a side with no point left needs nothing).
+
+    All results of one `stencil.apply` get the same box, the union of what
+    each result is needed on. Each result of a `stencil.combine` gets its own
+    box (an unused one the union of the others), widened in dimension `d`
+    until it reaches `x`, as the combine verifier requires. A
+    `stencil.apply` with `outs` keeps its `to` bounds. The
+    region arguments of every apply get the new types of its operands. A
+    buffered temp gets the box of its producer, so that buffer operand and
+    result types stay equal.
+
+    Bounds that temps already have are ignored and overwritten by the
+    inferred box (running the pass twice gives the same IR).
+
+    Errors (located, the pass fails, the IR is not changed into something
+    invalid):
+
+    * a `stencil.load` whose box does not fit into its field (with a note at
+      each access or store that reads outside);
+    * a temp that is never used (`run -canonicalize to remove it`), or used
+      but never read at any point (an apply operand without accesses, a
+      combine side cut away entirely);
+    * a temp used in another block than its own (other than blocks nested
+      in it), as across the blocks of a CFG region;
+    * a temp used by an op that the pass does not understand (for example
+      `func.return` or `scf.yield` of a temp), or a `stencil.dyn_access` to a
+      lower-rank operand.
   }];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
@@ -20,10 +66,35 @@ def StencilShapeInference : Pass<"stencil-shape-inference"> {
 def StencilInlining : Pass<"stencil-inlining"> {
   let summary = "Inline producer applies into their consumers";
   let description = [{
-    Replaces an apply whose results are used only by other applies by
-    recomputing its body at every access point of the consumers (the fusion
-    by recomputation of the Open Earth Compiler). Producers whose results are
-    stored or buffered are kept. Run before shape inference or again after.
+    Fusion by recomputation (Open Earth Compiler semantics). A producer
+    `stencil.apply` P is inlined into its consumers when
+
+    * every use of every result of P is an operand of another
+      `stencil.apply` of the same rank that reads the matching region
+      argument only with `stencil.access` (no `stencil.dyn_access`), and
+    * P has results (no `outs`), no `unroll`, every operand of its
+      `stencil.return` comes straight from a `stencil.store_result` with a
+      value in the body, and its body has no memory side effects;
+    * when P reads a field operand directly (memory, not a temp), every
+      consumer sits in P's block with no op that may write memory between
+      P and it, and has no `outs` (the copy must read what P would have).
+
+    Results that are stored, buffered or combined keep their producer. Every
+    `stencil.access %p[o]` in a consumer C is replaced by a copy of P's body
+    computing the value at offset `o`: P's accesses get `offset + o`, its
+    `stencil.index` ops get `offset + o`, its `stencil.dyn_access` ranges
+    are shifted by `o`, and the access is replaced by the value stored by the
+    matching `stencil.store_result`. Operands of P become operands of C (an
+    operand that C already has reuses its region argument); the region
+    arguments of C bound to P's results are removed, and P is erased. The
+    pass iterates to a fixed point, so chains P1 -> P2 -> C collapse into C.
+    Each access gets its own copy: run `-cse` afterwards to share them.
+
+    The pass works before and after shape inference. When a block (with the
+    blocks nested in it) that held an inlined producer had temps with
+    bounds, all temps of that block are reset to unknown bounds and
+    inferred again as `-stencil-shape-inference` does, since the operands
+    that consumers take over need other boxes than before.
   }];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
