@@ -34,6 +34,8 @@ if shutil.which("xdsl-opt"):
 tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
 tools = [
     "stencil-opt",
+    "split-file",
+    "not",
     ToolSubst("mlir-runner", unresolved="ignore"),
     ToolSubst("mlir-translate", unresolved="ignore"),
     ToolSubst("llc", unresolved="ignore"),

@@ -304,7 +304,8 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
   }
 
   // Results: straight into the field of their only store when that store
-  // covers exactly the apply bounds and the apply does not read that field.
+  // is in the same block (not under a condition), covers exactly the apply
+  // bounds, and the apply does not read that field.
   SmallVector<Storage> outputs;
   if (!op.getDest().empty()) {
     for (Value dest : op.getDest()) {
@@ -319,7 +320,8 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
       std::optional<Storage> direct;
       if (res.hasOneUse())
         if (auto store = dyn_cast<StoreOp>(*res.getUsers().begin()))
-          if (store.getBounds().getLb() == lb &&
+          if (store->getBlock() == op->getBlock() &&
+              store.getBounds().getLb() == lb &&
               store.getBounds().getUb() == ub) {
             FailureOr<Storage> s = fieldStorage(store, store.getField());
             if (failed(s))

@@ -23,11 +23,29 @@ namespace mlir::stencil {
 using namespace mlir;
 using namespace mlir::stencil;
 
+/// True when the access reads every apply dimension in order (no `_`); the
+/// generic form that xDSL prints spells out the identity offset_mapping.
+static bool hasIdentityMapping(mlir::stencil::AccessOp access, unsigned rank) {
+  mlir::stencil::IndexAttr mapping = access.getOffsetMappingAttr();
+  if (!mapping)
+    return true;
+  if (mapping.size() != rank)
+    return false;
+  for (unsigned d = 0; d < rank; ++d)
+    if (mapping[d] != d)
+      return false;
+  return true;
+}
+
 namespace {
 
-/// The store_result op that defines result `r` of `producer`'s return.
-StoreResultOp getStoreResult(ApplyOp producer, unsigned r) {
-  return producer.getReturnOp().getArg()[r].getDefiningOp<StoreResultOp>();
+/// The value of result `r` of `producer` at a point: the operand of the
+/// store_result it returns, or the plain value it returns.
+Value getResultValue(ApplyOp producer, unsigned r) {
+  Value v = producer.getReturnOp().getArg()[r];
+  if (auto result = v.getDefiningOp<StoreResultOp>())
+    return result.getArg();
+  return v;
 }
 
 /// True when `op` or an op nested in it may write memory.
@@ -52,6 +70,8 @@ FailureOr<SmallVector<ApplyOp>> getInlinableConsumers(ApplyOp producer) {
   if (!ret || ret.getUnrollAttr())
     return failure();
   for (Value v : ret.getArg()) {
+    if (!isa<ResultType>(v.getType()))
+      continue; // a plain value
     auto result = v.getDefiningOp<StoreResultOp>();
     if (!result || result->getBlock() != body || !result.getArg())
       return failure();
@@ -79,7 +99,7 @@ FailureOr<SmallVector<ApplyOp>> getInlinableConsumers(ApplyOp producer) {
       BlockArgument arg = consumer.getBodyArg(use.getOperandNumber());
       for (Operation *user : arg.getUsers()) {
         auto access = dyn_cast<AccessOp>(user);
-        if (!access || access.getOffsetMappingAttr())
+        if (!access || !hasIdentityMapping(access, rank))
           return failure();
       }
       consumers.insert(consumer);
@@ -192,7 +212,7 @@ void inlineInto(ApplyOp producer, ApplyOp consumer) {
       copies.push_back(builder.clone(op, map));
     for (Operation *copy : copies)
       shiftStencilOps(copy, offset);
-    Value value = map.lookup(getStoreResult(producer, r).getArg());
+    Value value = map.lookup(getResultValue(producer, r));
     access.getRes().replaceAllUsesWith(value);
     access.erase();
     // Drop what the accessed result does not need: the copied store_result

@@ -57,7 +57,9 @@ def cmd_run(args):
 
 def cmd_check(args):
     from . import benchmarks
-    return benchmarks.check_file(args.file, openmp=args.openmp, verbose=True)
+    passes = ("stencil-inlining",) if args.inline else ()
+    return benchmarks.check_file(args.file, openmp=args.openmp, verbose=True,
+                                 extra_passes=passes)
 
 
 def cmd_compile(args):
@@ -82,6 +84,8 @@ def main(argv=None):
     p = sub.add_parser("check", help="run a benchmark program against its numpy reference")
     p.add_argument("file")
     p.add_argument("--openmp", action="store_true")
+    p.add_argument("--inline", action="store_true",
+                   help="run --stencil-inlining first (fusion by recomputation)")
     p.set_defaults(fn=cmd_check)
     p = sub.add_parser("compile", help="build a shared library")
     p.add_argument("file")

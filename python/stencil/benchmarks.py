@@ -962,7 +962,7 @@ def compare(got, want, fields, verbose=True, label=""):
     return bad
 
 
-def check_file(path, openmp=False, verbose=True, seed=0):
+def check_file(path, openmp=False, verbose=True, seed=0, extra_passes=()):
     """Compile and run a benchmark program with the project's tools, compare
     every field bit for bit with the numpy reference. Returns 0 when equal."""
     import tempfile
@@ -975,7 +975,8 @@ def check_file(path, openmp=False, verbose=True, seed=0):
     spec = BENCHMARKS[name]
     inputs = make_inputs(name, shape, ety, seed)
     with tempfile.TemporaryDirectory() as tmp:
-        lib = StencilLibrary(compile_file(path, openmp=openmp, workdir=tmp))
+        lib = StencilLibrary(compile_file(path, openmp=openmp, workdir=tmp,
+                                          extra_passes=extra_passes))
         got = {f: a.copy() for f, a in inputs.items()}
         lib.call(name, *[got[f] for f in spec.fields])
     want = spec.reference(inputs, steps)

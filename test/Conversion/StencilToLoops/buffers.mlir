@@ -95,3 +95,28 @@ func.func @in_place(%f: !stencil.field<[0,10]xf64>) {
   stencil.store %r to %f(<[1], [9]>) : !stencil.temp<[1,9]xf64> to !stencil.field<[0,10]xf64>
   func.return
 }
+
+// A store under a condition is not a direct write: the apply fills a buffer
+// and the copy into the field happens inside the scf.if.
+// CHECK-LABEL: func.func @conditional_store(
+// CHECK-SAME:      %[[IN:.*]]: memref<8xf64>, %[[OUT:.*]]: memref<8xf64>, %[[C:.*]]: i1)
+// CHECK:         %[[BUF:.*]] = memref.alloc() : memref<8xf64>
+// CHECK:         scf.parallel
+// CHECK:           memref.store %{{.*}}, %[[BUF]]
+// CHECK:         scf.if %[[C]] {
+// CHECK:           scf.parallel
+// CHECK:             memref.load %[[BUF]]
+// CHECK:             memref.store %{{.*}}, %[[OUT]]
+// CHECK:         }
+// CHECK:         memref.dealloc %[[BUF]]
+func.func @conditional_store(%in: !stencil.field<[0,8]xf64>, %out: !stencil.field<[0,8]xf64>, %c: i1) {
+  %t = stencil.load %in : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<[0,8]xf64>) -> (!stencil.temp<[0,8]xf64>) {
+    %v = stencil.access %x[0] : !stencil.temp<[0,8]xf64>
+    stencil.return %v : f64
+  }
+  scf.if %c {
+    stencil.store %r to %out(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
+  }
+  func.return
+}
