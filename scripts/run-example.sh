@@ -19,7 +19,10 @@ export STENCIL_BUILD_DIR="$PWD/$BUILD_DIR"
 export PYTHONPATH="$PWD/python${PYTHONPATH:+:$PYTHONPATH}"
 
 echo "== $example: lowered loop nest (first lines)"
+lowered=$(mktemp)
 "$BUILD_DIR/bin/stencil-opt" "$example" --stencil-shape-inference \
-  --convert-stencil-to-loops --canonicalize | head -n 25
+  --convert-stencil-to-loops --canonicalize > "$lowered"
+head -n 25 "$lowered"
+rm -f "$lowered"
 echo "== run on the CPU and compare with the numpy reference"
 exec /usr/bin/python3 -m stencil check "$example" "$@"
