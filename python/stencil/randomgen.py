@@ -171,7 +171,10 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--outdir")
     parser.add_argument("--openmp", action="store_true")
+    parser.add_argument("--inline", action="store_true",
+                        help="run --stencil-inlining first (fusion by recomputation)")
     args = parser.parse_args(argv)
+    passes = ("stencil-inlining",) if args.inline else ()
     rng = random.Random(args.seed)
     outdir = Path(args.outdir or tempfile.mkdtemp(prefix="stencil-random-"))
     outdir.mkdir(parents=True, exist_ok=True)
@@ -184,7 +187,8 @@ def main(argv=None):
         u0 = data.random(prog.array_shape()).astype(DTYPES[prog.dtype])
         u1 = data.random(prog.array_shape()).astype(DTYPES[prog.dtype])
         want = prog.reference(u0, u1)
-        lib = StencilLibrary(compile_file(path, openmp=args.openmp, workdir=outdir))
+        lib = StencilLibrary(compile_file(path, openmp=args.openmp, workdir=outdir,
+                                          extra_passes=passes))
         lib.call(prog.name, u0, u1)
         ok = np.array_equal(u0, want[0]) and np.array_equal(u1, want[1])
         failures += not ok
