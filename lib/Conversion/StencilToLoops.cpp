@@ -503,12 +503,15 @@ LogicalResult StencilLowering::lowerCombine(CombineOp op) {
 LogicalResult StencilLowering::lowerBlock(Block &block) {
   storedFields.clear();
   buffers.clear();
+  // Fields written anywhere in the block, nested regions (scf.if) included.
   for (Operation &op : block) {
-    if (auto store = dyn_cast<StoreOp>(op))
+    op.walk([&](StoreOp store) {
       storedFields.insert(rootOfField(store.getField()));
-    if (auto apply = dyn_cast<ApplyOp>(op))
+    });
+    op.walk([&](ApplyOp apply) {
       for (Value dest : apply.getDest())
         storedFields.insert(rootOfField(dest));
+    });
   }
   for (Operation &op : block) {
     LogicalResult result =

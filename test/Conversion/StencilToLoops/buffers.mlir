@@ -120,3 +120,35 @@ func.func @conditional_store(%in: !stencil.field<[0,8]xf64>, %out: !stencil.fiel
   }
   func.return
 }
+
+// A field written under a condition later in the block is still written in
+// the block: its load takes a snapshot, so the second apply reads the values
+// of the time of the load.
+// CHECK-LABEL: func.func @conditional_in_place(
+// CHECK-SAME:      %[[F:.*]]: memref<8xf64>, %[[O:.*]]: memref<8xf64>, %[[C:.*]]: i1)
+// CHECK:         %[[SNAP:.*]] = memref.alloc() : memref<8xf64>
+// CHECK:         scf.parallel
+// CHECK:           memref.load %[[F]]
+// CHECK:           memref.store %{{.*}}, %[[SNAP]]
+// CHECK:         scf.if %[[C]]
+// CHECK:         scf.parallel
+// CHECK:           memref.load %[[SNAP]]
+// CHECK:           memref.store %{{.*}}, %[[O]]
+func.func @conditional_in_place(%f: !stencil.field<[0,8]xf64>, %o: !stencil.field<[0,8]xf64>, %c: i1) {
+  %t = stencil.load %f : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<[0,8]xf64>) -> (!stencil.temp<[0,8]xf64>) {
+    %v = stencil.access %x[0] : !stencil.temp<[0,8]xf64>
+    %two = arith.constant 2.0 : f64
+    %w = arith.mulf %v, %two : f64
+    stencil.return %w : f64
+  }
+  scf.if %c {
+    stencil.store %r to %f(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
+  }
+  %s = stencil.apply(%x = %t : !stencil.temp<[0,8]xf64>) -> (!stencil.temp<[0,8]xf64>) {
+    %v = stencil.access %x[0] : !stencil.temp<[0,8]xf64>
+    stencil.return %v : f64
+  }
+  stencil.store %s to %o(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
+  func.return
+}
