@@ -110,7 +110,9 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     loops = _run([opt, *pre, "--stencil-shape-inference", "--convert-stencil-to-loops", str(path)])
     signatures = _parse_signatures(loops)
     pipeline = "--stencil-cpu-pipeline=openmp=true" if openmp else "--stencil-cpu-pipeline"
-    llvm_dialect = _run([opt, *pre, pipeline, str(path)])
+    # The loop form is already shape-inferred and lowered: the pipeline's
+    # stencil passes find nothing left and the rest goes down to LLVM.
+    llvm_dialect = _run([opt, pipeline], stdin=loops)
     llvm_ir = _run([str(LLVM_BIN / "mlir-translate"), "--mlir-to-llvmir"], stdin=llvm_dialect)
     obj = workdir / f"{stem}.o"
     _run([str(LLVM_BIN / "llc"), "-O3", "-filetype=obj", "-relocation-model=pic",
