@@ -20,8 +20,14 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
   // Software implementations of math ops LLVM has no intrinsic for (fpowi,
   // ipowi, as Devito emits them).
   pm.addPass(createConvertMathToFuncs());
-  if (options.openmp)
+  if (options.openmp) {
     pm.addPass(createConvertSCFToOpenMPPass());
+    // The conversion wraps each parallel body in a memref.alloca_scope,
+    // whose region must stay one block: the canonicalizer inlines the
+    // scopes (the bodies allocate nothing) before the inner loops become
+    // control flow.
+    pm.addPass(createCanonicalizerPass());
+  }
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -17,9 +17,12 @@
 
 #include "Stencil/Conversion/Passes.h"
 
+#include "FieldAliases.h"
+
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -88,21 +91,10 @@ struct Storage {
   SmallVector<int64_t> origin;
 };
 
-/// The memref a field value stands for after phase 1, looking through
-/// stencil.cast: two views of one buffer get the same root.
-Value rootOfField(Value field) {
-  while (auto cast = field.getDefiningOp<CastOp>())
-    field = cast.getField();
-  if (auto cast = field.getDefiningOp<UnrealizedConversionCastOp>())
-    if (cast.getInputs().size() == 1 &&
-        isa<MemRefType>(cast.getInputs()[0].getType()))
-      return cast.getInputs()[0];
-  return field;
-}
-
 class StencilLowering {
 public:
-  StencilLowering(bool parallel) : parallel(parallel) {}
+  StencilLowering(bool parallel, const FieldAliases &aliases)
+      : parallel(parallel), aliases(aliases) {}
 
   LogicalResult lowerBlock(Block &block);
 
@@ -136,7 +128,10 @@ private:
   Value lookupMemref(Value field);
   FailureOr<Storage> fieldStorage(Operation *user, Value field);
   FailureOr<Storage> tempStorage(Operation *user, Value temp);
-  Value allocate(OpBuilder &b, Location loc, TempType type);
+  Value allocate(Operation *user, TempType type);
+  void analyzeBlock(Block &block);
+  bool touchesField(Operation *op, Value root);
+  LogicalResult lowerUnrealizedCast(UnrealizedConversionCastOp op);
   void copyBox(OpBuilder &b, Location loc, ArrayRef<int64_t> lb,
                ArrayRef<int64_t> ub, const Storage &from, const Storage &to);
 
@@ -148,14 +143,21 @@ private:
   LogicalResult lowerCombine(CombineOp op);
 
   bool parallel;
+  const FieldAliases &aliases;
   /// Memref of each field value (cast results and converted arguments).
   DenseMap<Value, Value> fields;
   /// Storage of each temp value.
   DenseMap<Value, Storage> temps;
-  /// Fields (root memrefs) written in the block being lowered.
-  DenseSet<Value> storedFields;
-  /// Buffers to free at the end of the block being lowered.
-  SmallVector<Value> buffers;
+
+  // What analyzeBlock() decides for the block being lowered.
+  /// Temps nothing needs: their ops are dropped.
+  DenseSet<Operation *> unneeded;
+  /// Loads that must copy their field (it is written while the temp lives).
+  DenseSet<Operation *> snapshotLoads;
+  /// Apply results written straight into the field of their store.
+  DenseMap<Value, StoreOp> directStores;
+  /// Buffers to free at the end of the block.
+  SmallVector<Value> blockBuffers;
 };
 
 void StencilLowering::buildLoops(
@@ -168,11 +170,25 @@ void StencilLowering::buildLoops(
     ubs.push_back(constant(b, loc, ub[d]));
     st.push_back(constant(b, loc, steps[d]));
   }
-  if (parallel) {
-    scf::ParallelOp::create(b, loc, lbs, ubs, st, body);
+  if (!parallel || lb.empty()) {
+    scf::buildLoopNest(b, loc, lbs, ubs, st, body);
     return;
   }
-  scf::buildLoopNest(b, loc, lbs, ubs, st, body);
+  // Only the outermost dimension runs in parallel: the inner loops stay
+  // plain loops that the LLVM vectorizer sees whole (a collapsed parallel
+  // nest costs a division per point and does not vectorize).
+  scf::ParallelOp::create(
+      b, loc, lbs.front(), ubs.front(), st.front(),
+      [&](OpBuilder &pb, Location pl, ValueRange outer) {
+        scf::buildLoopNest(
+            pb, pl, ArrayRef(lbs).drop_front(), ArrayRef(ubs).drop_front(),
+            ArrayRef(st).drop_front(),
+            [&](OpBuilder &ib, Location il, ValueRange inner) {
+              SmallVector<Value> point{outer.front()};
+              llvm::append_range(point, inner);
+              body(ib, il, point);
+            });
+      });
 }
 
 Value StencilLowering::lookupMemref(Value field) {
@@ -205,10 +221,27 @@ FailureOr<Storage> StencilLowering::tempStorage(Operation *user, Value temp) {
   return it->second;
 }
 
-Value StencilLowering::allocate(OpBuilder &b, Location loc, TempType type) {
+/// Buffers have static shapes, so they are allocated once before the
+/// outermost loop around their block (a time loop) and freed after it,
+/// instead of once per iteration.
+Value StencilLowering::allocate(Operation *user, TempType type) {
+  Operation *outermostLoop = nullptr;
+  for (Operation *p = user->getParentOp(); p && !isa<func::FuncOp>(p);
+       p = p->getParentOp())
+    if (isa<LoopLikeOpInterface>(p))
+      outermostLoop = p;
+  OpBuilder b(outermostLoop ? outermostLoop : user);
+  Location loc = user->getLoc();
+  // 64-byte alignment: whole cache lines, aligned vector accesses.
   Value buffer = memref::AllocOp::create(
-      b, loc, MemRefType::get(type.getShape(), type.getElementType()));
-  buffers.push_back(buffer);
+      b, loc, MemRefType::get(type.getShape(), type.getElementType()),
+      b.getI64IntegerAttr(64));
+  if (outermostLoop) {
+    b.setInsertionPointAfter(outermostLoop);
+    memref::DeallocOp::create(b, loc, buffer);
+  } else {
+    blockBuffers.push_back(buffer);
+  }
   return buffer;
 }
 
@@ -254,15 +287,15 @@ LogicalResult StencilLowering::lowerLoad(LoadOp op) {
   FailureOr<TempType> type = boundedTemp(op, op.getRes());
   if (failed(field) || failed(type))
     return failure();
-  // A load is a view of its field, unless the block also writes that field:
-  // then the temp must keep the values of the time of the load.
-  if (!storedFields.contains(rootOfField(op.getField()))) {
+  // A load is a view of its field, unless the field is written while the
+  // temp is still read: then the temp must keep the values of the time of
+  // the load.
+  if (!snapshotLoads.contains(op)) {
     temps[op.getRes()] = *field;
     return success();
   }
   OpBuilder b(op);
-  Storage snapshot{allocate(b, op.getLoc(), *type),
-                   SmallVector<int64_t>(type->getLb())};
+  Storage snapshot{allocate(op, *type), SmallVector<int64_t>(type->getLb())};
   copyBox(b, op.getLoc(), type->getLb(), type->getUb(), *field, snapshot);
   temps[op.getRes()] = snapshot;
   return success();
@@ -281,7 +314,6 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
   // Operands: temps and fields are read through their storage, other values
   // (scalars) are used as they are.
   DenseMap<Value, Storage> argStorage;
-  DenseSet<Value> argFields;
   IRMapping mapping;
   for (auto [operand, arg] :
        llvm::zip(op.getArgs(), op.getBody()->getArguments())) {
@@ -297,15 +329,10 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
     if (failed(s))
       return failure();
     argStorage[arg] = *s;
-    if (isa<FieldType>(operand.getType()))
-      argFields.insert(rootOfField(operand));
-    else if (auto load = operand.getDefiningOp<LoadOp>())
-      argFields.insert(rootOfField(load.getField()));
   }
 
-  // Results: straight into the field of their only store when that store
-  // is in the same block (not under a condition), covers exactly the apply
-  // bounds, and the apply does not read that field.
+  // Results: straight into the field of their store when analyzeBlock()
+  // found that safe, into a buffer otherwise.
   SmallVector<Storage> outputs;
   if (!op.getDest().empty()) {
     for (Value dest : op.getDest()) {
@@ -317,22 +344,17 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
   } else {
     for (Value res : op.getRes()) {
       auto type = cast<TempType>(res.getType());
-      std::optional<Storage> direct;
-      if (res.hasOneUse())
-        if (auto store = dyn_cast<StoreOp>(*res.getUsers().begin()))
-          if (store->getBlock() == op->getBlock() &&
-              store.getBounds().getLb() == lb &&
-              store.getBounds().getUb() == ub) {
-            FailureOr<Storage> s = fieldStorage(store, store.getField());
-            if (failed(s))
-              return failure();
-            if (!argFields.contains(rootOfField(store.getField())))
-              direct = *s;
-          }
-      if (!direct)
-        direct = Storage{allocate(b, loc, type), SmallVector<int64_t>(lb)};
-      outputs.push_back(*direct);
-      temps[res] = *direct;
+      Storage storage;
+      if (StoreOp store = directStores.lookup(res)) {
+        FailureOr<Storage> s = fieldStorage(store, store.getField());
+        if (failed(s))
+          return failure();
+        storage = *s;
+      } else {
+        storage = Storage{allocate(op, type), SmallVector<int64_t>(lb)};
+      }
+      outputs.push_back(storage);
+      temps[res] = storage;
     }
   }
 
@@ -481,7 +503,7 @@ LogicalResult StencilLowering::lowerCombine(CombineOp op) {
     FailureOr<TempType> type = boundedTemp(op, res);
     if (failed(type))
       return failure();
-    Storage out{allocate(b, loc, *type), SmallVector<int64_t>(type->getLb())};
+    Storage out{allocate(op, *type), SmallVector<int64_t>(type->getLb())};
     for (bool lower : {true, false}) {
       if (lower ? !lowerPart(r) : !upperPart(r))
         continue;
@@ -500,20 +522,134 @@ LogicalResult StencilLowering::lowerCombine(CombineOp op) {
   return success();
 }
 
-LogicalResult StencilLowering::lowerBlock(Block &block) {
-  storedFields.clear();
-  buffers.clear();
-  // Fields written anywhere in the block, nested regions (scf.if) included.
-  for (Operation &op : block) {
-    op.walk([&](StoreOp store) {
-      storedFields.insert(rootOfField(store.getField()));
-    });
-    op.walk([&](ApplyOp apply) {
-      for (Value dest : apply.getDest())
-        storedFields.insert(rootOfField(dest));
+bool StencilLowering::touchesField(Operation *op, Value root) {
+  WalkResult walk = op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (isa<FieldType, MemRefType>(operand.getType()) &&
+          aliases.mayAlias(rootOfField(operand), root))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// Decides, for the ops of `block` in order, which apply results are
+/// written straight into their field and which loads must copy their field.
+/// Positions are those of the ops of `block`; an op nested in one of them
+/// counts at its ancestor's position.
+void StencilLowering::analyzeBlock(Block &block) {
+  unneeded = findUnneededTempOps(block);
+  snapshotLoads.clear();
+  directStores.clear();
+  DenseMap<Operation *, unsigned> position;
+  SmallVector<Operation *> ops;
+  for (Operation &op : block)
+    if (!unneeded.contains(&op)) {
+      position[&op] = ops.size();
+      ops.push_back(&op);
+    }
+  auto positionOf = [&](Operation *user) -> std::optional<unsigned> {
+    Operation *ancestor = block.findAncestorOpInBlock(*user);
+    auto it = position.find(ancestor);
+    if (it == position.end())
+      return std::nullopt;
+    return it->second;
+  };
+
+  // Direct writes: the apply writes its field on the store's box at the
+  // apply, so nothing between the two may read or write that field (this
+  // keeps stores in program order), and the apply must not read it itself.
+  for (Operation *op : ops) {
+    auto apply = dyn_cast<ApplyOp>(op);
+    if (!apply || !apply.getDest().empty())
+      continue;
+    BoundsAttr bounds = apply.getIterationBounds();
+    for (Value res : apply.getRes()) {
+      if (!res.hasOneUse())
+        continue;
+      auto store = dyn_cast<StoreOp>(*res.getUsers().begin());
+      if (!bounds || !store || store->getBlock() != &block ||
+          store.getBounds() != bounds)
+        continue;
+      Value root = rootOfField(store.getField());
+      bool readsField = llvm::any_of(apply.getArgs(), [&](Value arg) {
+        if (auto load = arg.getDefiningOp<LoadOp>())
+          arg = load.getField();
+        return isa<FieldType>(arg.getType()) &&
+               aliases.mayAlias(rootOfField(arg), root);
+      });
+      if (readsField)
+        continue;
+      bool touchedBetween = false;
+      for (unsigned i = position[apply] + 1; i < position[store]; ++i)
+        touchedBetween |= touchesField(ops[i], root);
+      if (!touchedBetween)
+        directStores[res] = store;
+    }
+  }
+
+  // Fields written at each position (direct writes at their apply).
+  SmallVector<SmallVector<Value>> writes(ops.size());
+  for (auto [i, op] : llvm::enumerate(ops)) {
+    op->walk([&](Operation *nested) {
+      if (auto store = dyn_cast<StoreOp>(nested))
+        writes[i].push_back(rootOfField(store.getField()));
+      else if (auto apply = dyn_cast<ApplyOp>(nested))
+        for (Value dest : apply.getDest())
+          writes[i].push_back(rootOfField(dest));
     });
   }
-  for (Operation &op : block) {
+  for (auto &[res, store] : directStores)
+    writes[position[res.getDefiningOp()]].push_back(
+        rootOfField(store.getField()));
+
+  // A load must copy when its field may be written after it, up to and
+  // including its last reader (an apply with `outs` may write the field it
+  // reads).
+  for (auto [p, op] : llvm::enumerate(ops)) {
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load)
+      continue;
+    unsigned lastUse = p;
+    for (Operation *user : load->getUsers())
+      if (std::optional<unsigned> q = positionOf(user))
+        lastUse = std::max(lastUse, *q);
+    Value root = rootOfField(load.getField());
+    for (unsigned w = p + 1; w <= lastUse && !snapshotLoads.contains(op); ++w)
+      if (llvm::any_of(writes[w], [&](Value written) {
+            return aliases.mayAlias(written, root);
+          }))
+        snapshotLoads.insert(op);
+  }
+}
+
+/// A field value converted to a memref by the structural conversion (the
+/// `iter_args` of a time loop that are stencil.cast results): use the
+/// memref the field stands for.
+LogicalResult
+StencilLowering::lowerUnrealizedCast(UnrealizedConversionCastOp op) {
+  if (op.getInputs().size() != 1 || op->getNumResults() != 1 ||
+      !isa<FieldType>(op.getInputs()[0].getType()) ||
+      !isa<MemRefType>(op.getResult(0).getType()))
+    return success();
+  Value memref = lookupMemref(op.getInputs()[0]);
+  if (!memref)
+    return success(); // a function or loop argument: phase 1 keeps them
+  if (memref.getType() != op.getResult(0).getType()) {
+    OpBuilder b(op);
+    memref = memref::CastOp::create(b, op.getLoc(), op.getResult(0).getType(),
+                                    memref);
+  }
+  op.getResult(0).replaceAllUsesWith(memref);
+  return success();
+}
+
+LogicalResult StencilLowering::lowerBlock(Block &block) {
+  blockBuffers.clear();
+  analyzeBlock(block);
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (unneeded.contains(&op))
+      continue;
     LogicalResult result =
         TypeSwitch<Operation *, LogicalResult>(&op)
             .Case([&](CastOp o) { return lowerCast(o); })
@@ -522,6 +658,9 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
             .Case([&](StoreOp o) { return lowerStore(o); })
             .Case([&](BufferOp o) { return lowerBuffer(o); })
             .Case([&](CombineOp o) { return lowerCombine(o); })
+            .Case([&](UnrealizedConversionCastOp o) {
+              return lowerUnrealizedCast(o);
+            })
             .Default([](Operation *other) {
               if (isa<StencilDialect>(other->getDialect()))
                 return LogicalResult(other->emitOpError(
@@ -531,9 +670,9 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
     if (failed(result))
       return failure();
   }
-  if (!buffers.empty()) {
+  if (!blockBuffers.empty()) {
     OpBuilder b(block.getTerminator());
-    for (Value buffer : buffers)
+    for (Value buffer : blockBuffers)
       memref::DeallocOp::create(b, buffer.getLoc(), buffer);
   }
   return success();
@@ -566,7 +705,8 @@ struct ConvertStencilToLoopsPass
           !op->getParentOfType<ApplyOp>())
         blocks.insert(op->getBlock());
     });
-    StencilLowering lowering(parallel);
+    FieldAliases aliases(module);
+    StencilLowering lowering(parallel, aliases);
     for (Block *block : blocks)
       if (failed(lowering.lowerBlock(*block)))
         return signalPassFailure();

@@ -14,6 +14,23 @@ static void printStoreBounds(OpAsmPrinter &p, Operation *, BoundsAttr bounds);
 #define GET_OP_CLASSES
 #include "Stencil/IR/StencilOps.cpp.inc"
 
+llvm::DenseSet<Operation *> mlir::stencil::findUnneededTempOps(Block &block) {
+  llvm::DenseSet<Operation *> unneeded;
+  // Users come after their producers, so one backward sweep sees every
+  // user's verdict before its producer's.
+  for (Operation &op : llvm::reverse(block)) {
+    bool definesTemps = isa<LoadOp, BufferOp, CombineOp>(op) ||
+                        (isa<ApplyOp>(op) && cast<ApplyOp>(op).getDest().empty());
+    if (!definesTemps)
+      continue;
+    if (llvm::all_of(op.getUsers(), [&](Operation *user) {
+          return unneeded.contains(user);
+        }))
+      unneeded.insert(&op);
+  }
+  return unneeded;
+}
+
 /// `[a, b, c]` for diagnostics.
 static std::string formatList(ArrayRef<int64_t> values) {
   std::string s = "[";
@@ -418,6 +435,23 @@ void ApplyOp::print(OpAsmPrinter &p) {
 
 LogicalResult ApplyOp::verify() {
   Block *body = getBody();
+  // The body computes one point from its arguments: field and temp ops
+  // (loads, stores, casts, nested applies, ...) have no meaning there. This
+  // runs before the nested ops are verified, so they need not cope with it.
+  WalkResult nested = body->walk([&](Operation *op) -> WalkResult {
+    if (!isa_and_nonnull<StencilDialect>(op->getDialect()) ||
+        isa<AccessOp, DynAccessOp, IndexOp, StoreResultOp, ReturnOp>(op))
+      return WalkResult::advance();
+    InFlightDiagnostic diag =
+        op->emitOpError("is not allowed in the body of a stencil.apply; the "
+                        "body may only use stencil.access, stencil.dyn_access, "
+                        "stencil.index, stencil.store_result and "
+                        "stencil.return");
+    diag.attachNote(getLoc()) << "in this stencil.apply";
+    return WalkResult::interrupt();
+  });
+  if (nested.wasInterrupted())
+    return failure();
   if (body->getNumArguments() != getArgs().size())
     return emitOpError("has ") << getArgs().size() << " operands but "
                                << body->getNumArguments()

@@ -156,11 +156,14 @@ LogicalResult collectApplyNeeds(ApplyOp apply, unsigned operandIndex,
 
 /// Collect what every user of temp `temp` needs. Users have their final
 /// types already (they come later in the block or are nested deeper).
-LogicalResult collectNeeds(Value temp, SmallVectorImpl<Need> &needs) {
+LogicalResult collectNeeds(Value temp, SmallVectorImpl<Need> &needs,
+                           const llvm::DenseSet<Operation *> &unneeded) {
   unsigned rank = getRankOf(temp.getType());
   Block *home = temp.getParentBlock();
   for (OpOperand &use : temp.getUses()) {
     Operation *user = use.getOwner();
+    if (unneeded.contains(user))
+      continue;
     // Blocks are inferred one at a time, nested blocks first: a user in a
     // sibling block (of a CFG region) has no bounds yet.
     if (!home->findAncestorOpInBlock(*user)) {
@@ -227,15 +230,14 @@ LogicalResult collectNeeds(Value temp, SmallVectorImpl<Need> &needs) {
   return success();
 }
 
-/// The box that `op`'s temp results `results` are needed on, or failure
-/// (with a diagnostic) when they are unused or nothing of them is read.
+/// The box that `op`'s temp results `results` are needed on: the bounding
+/// box of what their users read, or an empty box when the users read no
+/// point of them (an apply operand the body never accesses).
 FailureOr<Box> inferResultBox(Operation *op, ValueRange results,
-                              SmallVectorImpl<Need> &needs) {
-  if (llvm::all_of(results, [](Value v) { return v.use_empty(); }))
-    return op->emitOpError(results.size() == 1 ? "result is" : "results are")
-           << " never used or stored; run -canonicalize to remove it";
+                              SmallVectorImpl<Need> &needs,
+                              const llvm::DenseSet<Operation *> &unneeded) {
   for (Value v : results)
-    if (failed(collectNeeds(v, needs)))
+    if (failed(collectNeeds(v, needs, unneeded)))
       return failure();
   std::optional<Box> box;
   for (const Need &need : needs) {
@@ -247,28 +249,25 @@ FailureOr<Box> inferResultBox(Operation *op, ValueRange results,
       box->unite(need.box);
   }
   if (!box) {
-    InFlightDiagnostic diag =
-        op->emitOpError(results.size() == 1
-                            ? "result is used, but no point of it"
-                            : "results are used, but no point of them")
-        << " is ever read; run -canonicalize to remove it";
-    for (Value v : results)
-      for (Operation *user : v.getUsers())
-        diag.attachNote(user->getLoc()) << "used here";
-    return failure();
+    unsigned rank = getRankOf(results.front().getType());
+    return Box(SmallVector<int64_t>(rank, 0), SmallVector<int64_t>(rank, 0));
   }
   return *box;
 }
 
-LogicalResult inferLoad(LoadOp load) {
+LogicalResult inferLoad(LoadOp load, const llvm::DenseSet<Operation *> &unneeded) {
   SmallVector<Need> needs;
-  FailureOr<Box> box = inferResultBox(load, load->getResults(), needs);
+  FailureOr<Box> box = inferResultBox(load, load->getResults(), needs, unneeded);
   if (failed(box))
     return failure();
   // The LoadOp verifier guarantees that the field has bounds.
   BoundsAttr fieldBounds = getBoundsOf(load.getField().getType());
   assert(fieldBounds && "load from a field without bounds");
   Box field(fieldBounds);
+  // Nothing read: an empty box at the field's corner keeps the verifier's
+  // containment check meaningful.
+  if (box->isEmpty())
+    box = Box(field.lb, field.lb);
   if (!field.contains(*box)) {
     InFlightDiagnostic diag =
         load.emitOpError("needs points ")
@@ -286,12 +285,12 @@ LogicalResult inferLoad(LoadOp load) {
   return success();
 }
 
-LogicalResult inferApply(ApplyOp apply) {
+LogicalResult inferApply(ApplyOp apply, const llvm::DenseSet<Operation *> &unneeded) {
   // With `outs` the iteration box is the `to` bounds.
   if (apply.getRes().empty())
     return success();
   SmallVector<Need> needs;
-  FailureOr<Box> box = inferResultBox(apply, apply.getRes(), needs);
+  FailureOr<Box> box = inferResultBox(apply, apply.getRes(), needs, unneeded);
   if (failed(box))
     return failure();
   for (Value res : apply.getRes())
@@ -299,9 +298,9 @@ LogicalResult inferApply(ApplyOp apply) {
   return success();
 }
 
-LogicalResult inferBuffer(BufferOp buffer) {
+LogicalResult inferBuffer(BufferOp buffer, const llvm::DenseSet<Operation *> &unneeded) {
   SmallVector<Need> needs;
-  FailureOr<Box> box = inferResultBox(buffer, buffer->getResults(), needs);
+  FailureOr<Box> box = inferResultBox(buffer, buffer->getResults(), needs, unneeded);
   if (failed(box))
     return failure();
   // The producer of the operand widens this further if its other results
@@ -310,9 +309,10 @@ LogicalResult inferBuffer(BufferOp buffer) {
   return success();
 }
 
-LogicalResult inferCombine(CombineOp combine) {
+LogicalResult inferCombine(CombineOp combine,
+                           const llvm::DenseSet<Operation *> &unneeded) {
   SmallVector<Need> needs;
-  FailureOr<Box> box = inferResultBox(combine, combine.getResults(), needs);
+  FailureOr<Box> box = inferResultBox(combine, combine.getResults(), needs, unneeded);
   if (failed(box))
     return failure();
   // Each result gets its own needs; one without uses gets the union of all
@@ -321,7 +321,7 @@ LogicalResult inferCombine(CombineOp combine) {
   int64_t dim = combine.getDimValue(), x = combine.getIndexValue();
   for (Value res : combine.getResults()) {
     SmallVector<Need> own;
-    if (failed(collectNeeds(res, own)))
+    if (failed(collectNeeds(res, own, unneeded)))
       return failure();
     Box resBox = *box;
     bool first = true;
@@ -344,16 +344,20 @@ LogicalResult inferCombine(CombineOp combine) {
 /// Infer the temps defined in `block`, last op first. Blocks nested in it
 /// must be done already.
 LogicalResult inferBlock(Block &block) {
+  // Temps that nothing needs keep unknown bounds.
+  llvm::DenseSet<Operation *> unneeded = findUnneededTempOps(block);
   for (Operation &op : llvm::reverse(block.getOperations())) {
+    if (unneeded.contains(&op))
+      continue;
     LogicalResult result = success();
     if (auto load = dyn_cast<LoadOp>(op))
-      result = inferLoad(load);
+      result = inferLoad(load, unneeded);
     else if (auto apply = dyn_cast<ApplyOp>(op))
-      result = inferApply(apply);
+      result = inferApply(apply, unneeded);
     else if (auto buffer = dyn_cast<BufferOp>(op))
-      result = inferBuffer(buffer);
+      result = inferBuffer(buffer, unneeded);
     else if (auto combine = dyn_cast<CombineOp>(op))
-      result = inferCombine(combine);
+      result = inferCombine(combine, unneeded);
     // Stop at the first error of a block: the temps it would have given
     // bounds to have none, so later errors would only follow from it.
     if (failed(result))

@@ -297,13 +297,15 @@ func.func @access_placeholder_count(%t: !stencil.temp<?xf64>) {
 
 // -----
 
-func.func @access_not_an_argument(%t: !stencil.temp<?xf64>) {
+// An apply nested in an apply body (the lowering used to crash on it).
+func.func @apply_in_apply(%t: !stencil.temp<?xf64>) {
+  // expected-note @+1 {{in this stencil.apply}}
   %r = stencil.apply(%a = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    // expected-error @+1 {{'stencil.apply' op is not allowed in the body of a stencil.apply; the body may only use stencil.access, stencil.dyn_access, stencil.index, stencil.store_result and stencil.return}}
     %inner = stencil.apply(%b = %a : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
       %v = stencil.access %b[0] : !stencil.temp<?xf64>
       stencil.return %v : f64
     }
-    // expected-error @+1 {{'stencil.access' op operand must be an argument of the enclosing stencil.apply (pass the value in as an apply operand)}}
     %w = stencil.access %inner[0] : !stencil.temp<?xf64>
     stencil.return %w : f64
   }
@@ -360,11 +362,12 @@ func.func @dyn_access_range_order(%t: !stencil.temp<?x?xf64>) {
 
 // -----
 
-func.func @dyn_access_not_an_argument(%f: !stencil.field<[0,4]xf64>) {
+func.func @load_in_apply(%f: !stencil.field<[0,4]xf64>) {
+  // expected-note @+1 {{in this stencil.apply}}
   %r = stencil.apply() -> (!stencil.temp<?xf64>) {
+    // expected-error @+1 {{'stencil.load' op is not allowed in the body of a stencil.apply}}
     %t = stencil.load %f : !stencil.field<[0,4]xf64> -> !stencil.temp<?xf64>
     %i = stencil.index 0 <[0]>
-    // expected-error @+1 {{'stencil.dyn_access' op operand must be an argument of the enclosing stencil.apply}}
     %v = stencil.dyn_access %t[%i] in <[0]> : <[0]> : !stencil.temp<?xf64>
     stencil.return %v : f64
   }
@@ -524,4 +527,33 @@ func.func @return_element_outs(%f: !stencil.field<[0,4]xi32>) {
 func.func @return_outside_apply() {
   // expected-error @+1 {{'stencil.return' op expects parent op 'stencil.apply'}}
   "stencil.return"() : () -> ()
+}
+
+// -----
+
+// Field and temp ops inside an scf.if of an apply body.
+func.func @store_in_nested_region(%f: !stencil.field<[0,4]xf64>, %t: !stencil.temp<[0,4]xf64>, %c: i1) {
+  // expected-note @+1 {{in this stencil.apply}}
+  %r = stencil.apply(%a = %t : !stencil.temp<[0,4]xf64>) -> (!stencil.temp<[0,4]xf64>) {
+    %v = stencil.access %a[0] : !stencil.temp<[0,4]xf64>
+    scf.if %c {
+      // expected-error @+1 {{'stencil.store' op is not allowed in the body of a stencil.apply}}
+      stencil.store %a to %f(<[0], [4]>) : !stencil.temp<[0,4]xf64> to !stencil.field<[0,4]xf64>
+    }
+    stencil.return %v : f64
+  }
+  func.return
+}
+
+// -----
+
+func.func @cast_in_apply(%f: !stencil.field<?xf64>, %t: !stencil.temp<[0,4]xf64>) {
+  // expected-note @+1 {{in this stencil.apply}}
+  %r = stencil.apply(%a = %t : !stencil.temp<[0,4]xf64>, %g = %f : !stencil.field<?xf64>) -> (!stencil.temp<[0,4]xf64>) {
+    // expected-error @+1 {{'stencil.cast' op is not allowed in the body of a stencil.apply}}
+    %h = stencil.cast %g : !stencil.field<?xf64> -> !stencil.field<[0,4]xf64>
+    %v = stencil.access %a[0] : !stencil.temp<[0,4]xf64>
+    stencil.return %v : f64
+  }
+  func.return
 }

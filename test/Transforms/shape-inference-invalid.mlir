@@ -38,78 +38,6 @@ func.func @load_outside_field_store(%a : !stencil.field<[0,10]xf32>, %b : !stenc
 
 // -----
 
-func.func @unused_apply(%in : !stencil.field<[-1,65]xf64>) {
-  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
-  // expected-error@+1 {{'stencil.apply' op result is never used or stored; run -canonicalize to remove it}}
-  %r = stencil.apply(%x = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
-    %v = stencil.access %x[0] : !stencil.temp<?xf64>
-    %res = stencil.store_result %v : !stencil.result<f64>
-    stencil.return %res : !stencil.result<f64>
-  }
-  func.return
-}
-
-// -----
-
-func.func @unused_apply_results(%in : !stencil.field<[-1,65]xf64>) {
-  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
-  // expected-error@+1 {{'stencil.apply' op results are never used or stored; run -canonicalize to remove it}}
-  %r:2 = stencil.apply(%x = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>, !stencil.temp<?xf64>) {
-    %v = stencil.access %x[0] : !stencil.temp<?xf64>
-    %res = stencil.store_result %v : !stencil.result<f64>
-    stencil.return %res, %res : !stencil.result<f64>, !stencil.result<f64>
-  }
-  func.return
-}
-
-// -----
-
-func.func @unused_load(%in : !stencil.field<[-1,65]xf64>) {
-  // expected-error@+1 {{'stencil.load' op result is never used or stored; run -canonicalize to remove it}}
-  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
-  func.return
-}
-
-// -----
-
-// A temp that already has bounds but no uses is no different.
-func.func @unused_bounded_load(%in : !stencil.field<[-1,65]xf64>) {
-  // expected-error@+1 {{'stencil.load' op result is never used or stored; run -canonicalize to remove it}}
-  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<[0,64]xf64>
-  func.return
-}
-
-// -----
-
-// Used as an apply operand that the apply never reads.
-func.func @never_read(%in : !stencil.field<[-1,65]xf64>, %out : !stencil.field<[-1,65]xf64>) {
-  %cst = arith.constant 1.0 : f64
-  // expected-error@+1 {{'stencil.load' op result is used, but no point of it is ever read; run -canonicalize to remove it}}
-  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
-  // expected-note@+1 {{used here}}
-  %r = stencil.apply(%x = %t : !stencil.temp<?xf64>, %c = %cst : f64) -> (!stencil.temp<?xf64>) {
-    %res = stencil.store_result %c : !stencil.result<f64>
-    stencil.return %res : !stencil.result<f64>
-  }
-  stencil.store %r to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-1,65]xf64>
-  func.return
-}
-
-// -----
-
-// A combine side that the cut leaves without any point.
-func.func @combine_side_cut_away(%in : !stencil.field<[-4,24]xf64>, %out : !stencil.field<[-4,24]xf64>) {
-  %l = stencil.load %in : !stencil.field<[-4,24]xf64> -> !stencil.temp<?xf64>
-  // expected-error@+1 {{'stencil.load' op result is used, but no point of it is ever read; run -canonicalize to remove it}}
-  %u = stencil.load %in : !stencil.field<[-4,24]xf64> -> !stencil.temp<?xf64>
-  // expected-note@+1 {{used here}}
-  %c = stencil.combine 0 at 10 lower = (%l : !stencil.temp<?xf64>) upper = (%u : !stencil.temp<?xf64>) : !stencil.temp<?xf64>
-  stencil.store %c to %out(<[0], [10]>) : !stencil.temp<?xf64> to !stencil.field<[-4,24]xf64>
-  func.return
-}
-
-// -----
-
 // A temp that leaves the stencil ops.
 func.func @returned(%in : !stencil.field<[-1,65]xf64>) -> !stencil.temp<?xf64> {
   %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
@@ -150,14 +78,18 @@ func.func @dyn_access_lower_rank(%in : !stencil.field<[-1,65]xf64>, %out : !sten
 // -----
 
 // Errors in separate functions are all reported.
-func.func @first(%in : !stencil.field<[-1,65]xf64>) {
-  // expected-error@+1 {{'stencil.load' op result is never used or stored}}
-  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
+func.func @first(%in : !stencil.field<[0,65]xf64>, %out : !stencil.field<[-1,66]xf64>) {
+  // expected-error@+1 {{'stencil.load' op needs points [0] to [66]}}
+  %t = stencil.load %in : !stencil.field<[0,65]xf64> -> !stencil.temp<?xf64>
+  // expected-note@+1 {{are read here}}
+  stencil.store %t to %out(<[0], [66]>) : !stencil.temp<?xf64> to !stencil.field<[-1,66]xf64>
   func.return
 }
-func.func @second(%in : !stencil.field<[-1,65]xf64>) {
-  // expected-error@+1 {{'stencil.load' op result is never used or stored}}
-  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
+func.func @second(%in : !stencil.field<[0,65]xf64>, %out : !stencil.field<[-1,66]xf64>) {
+  // expected-error@+1 {{'stencil.load' op needs points [-1] to [65]}}
+  %t = stencil.load %in : !stencil.field<[0,65]xf64> -> !stencil.temp<?xf64>
+  // expected-note@+1 {{are read here}}
+  stencil.store %t to %out(<[-1], [65]>) : !stencil.temp<?xf64> to !stencil.field<[-1,66]xf64>
   func.return
 }
 

@@ -16,4 +16,16 @@
 #define GET_OP_CLASSES
 #include "Stencil/IR/StencilOps.h.inc"
 
+#include "llvm/ADT/DenseSet.h"
+
+namespace mlir::stencil {
+
+/// The ops of `block` whose temps nothing needs: loads, applies without
+/// `outs`, buffers and combines whose results are unused, or used only by
+/// other such ops. Frontends leave them behind (Devito loads every field
+/// right after storing it); passes ignore them and the lowering drops them.
+llvm::DenseSet<Operation *> findUnneededTempOps(Block &block);
+
+} // namespace mlir::stencil
+
 #endif // STENCIL_IR_STENCILOPS_H

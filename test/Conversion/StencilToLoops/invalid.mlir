@@ -1,20 +1,22 @@
 // RUN: stencil-opt %s --convert-stencil-to-loops -split-input-file -verify-diagnostics
 
-func.func @no_shapes(%f: !stencil.field<[0,8]xf64>) {
+func.func @no_shapes(%f: !stencil.field<[0,8]xf64>, %o: !stencil.field<[0,8]xf64>) {
   // expected-error @+1 {{'stencil.load' op has a temp with unknown bounds; run --stencil-shape-inference first}}
   %t = stencil.load %f : !stencil.field<[0,8]xf64> -> !stencil.temp<?xf64>
+  stencil.store %t to %o(<[0], [8]>) : !stencil.temp<?xf64> to !stencil.field<[0,8]xf64>
   func.return
 }
 
 // -----
 
-func.func @apply_no_shapes(%f: !stencil.field<[0,8]xf64>) {
+func.func @apply_no_shapes(%f: !stencil.field<[0,8]xf64>, %o: !stencil.field<[0,8]xf64>) {
   %t = stencil.load %f : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
   // expected-error @+1 {{'stencil.apply' op has unknown bounds; run --stencil-shape-inference first}}
   %r = stencil.apply(%x = %t : !stencil.temp<[0,8]xf64>) -> (!stencil.temp<?xf64>) {
     %v = stencil.access %x[0] : !stencil.temp<[0,8]xf64>
     stencil.return %v : f64
   }
+  stencil.store %r to %o(<[0], [8]>) : !stencil.temp<?xf64> to !stencil.field<[0,8]xf64>
   func.return
 }
 
@@ -38,6 +40,7 @@ func.func @selected_field(%a: !stencil.field<[0,8]xf64>, %b: !stencil.field<[0,8
   %f = arith.select %c, %a, %b : !stencil.field<[0,8]xf64>
   // expected-error @+1 {{'stencil.load' op cannot lower: the field operand is not a function argument, time-loop argument or stencil.cast result}}
   %t = stencil.load %f : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
+  stencil.store %t to %a(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
   func.return
 }
 
@@ -112,5 +115,7 @@ func.func @bufferized(%f: !stencil.field<[0,8]xf64>) {
   }
   // expected-error @+1 {{'stencil.buffer' op with a field result (bufferized form) is not supported by --convert-stencil-to-loops}}
   %b = stencil.buffer %r : !stencil.temp<[0,8]xf64> -> !stencil.field<[0,8]xf64>
+  %l = stencil.load %b : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
+  stencil.store %l to %f(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
   func.return
 }

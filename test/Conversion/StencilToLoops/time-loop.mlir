@@ -14,7 +14,10 @@
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK:         scf.for %{{.*}} = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[A:.*]] = %[[U0]], %[[B:.*]] = %[[U1]]) -> (memref<6x5xf64>, memref<6x5xf64>) {
-// CHECK:           scf.parallel (%[[I:.*]], %[[J:.*]]) = (%[[C0]], %[[C0]]) to (%[[C4]], %[[C3]]) step (%[[C1]], %[[C1]]) {
+// Only the outermost dimension is parallel; the inner loop stays a plain
+// loop for the vectorizer.
+// CHECK:           scf.parallel (%[[I:.*]]) = (%[[C0]]) to (%[[C4]]) step (%[[C1]]) {
+// CHECK:             scf.for %[[J:.*]] = %[[C0]] to %[[C3]] step %[[C1]] {
 // CHECK:             %[[I1:.*]] = arith.addi %[[I]], %[[C1]] : index
 // CHECK:             %[[J2:.*]] = arith.addi %[[J]], %[[C2]] : index
 // CHECK:             %[[N:.*]] = memref.load %[[A]][%[[I1]], %[[J2]]] : memref<6x5xf64>
