@@ -7,6 +7,19 @@ reference evaluates the same arithmetic in the same order with numpy, so
 results must be equal bit for bit. Used to test the reference lowering now
 and every tiled schedule later against it.
 
+The forms frontends emit vary too:
+  * fields: static function arguments, dynamic (`?`) arguments cast to
+    static bounds before the time loop (the loop's `iter_args` are the cast
+    results), or dynamic `iter_args` cast inside the loop body;
+  * aliasing: the same field passed for both `iter_args` (every step then
+    updates the field from a snapshot of itself);
+  * a second store into the output field on a sub-box, before or after the
+    main store (stores take effect in order), of the loaded field, of an
+    earlier apply, or of a side apply that nothing else uses (the lowering
+    would like to write that one straight into the field);
+  * loop results used after the loop (a copy of the newest buffer into the
+    other one).
+
     /usr/bin/python3 -m stencil.randomgen --count 20 --seed 1 --outdir DIR
 """
 
@@ -36,6 +49,12 @@ class RandomProgram:
     steps: int         # 0: single sweep (no time loop)
     dtype: str
     applies: list = field(default_factory=list)
+    fields: str = "static"      # "static", "cast" (before the loop), "cast-inside"
+    alias: bool = False         # the same field for both iter_args
+    extra_store: tuple = None   # (stage, lo, hi, after_main_store); stage -1: the
+                                # load, "side": an apply only this store uses
+    side: Apply = None          # that apply (reads the load only)
+    use_results: bool = False   # copy the newest buffer into the other after the loop
 
     # ---------------------------------------------------------------- text
     def field_type(self):
@@ -49,46 +68,91 @@ class RandomProgram:
     def _const(self, w):
         return repr(float(DTYPES[self.dtype](w)))
 
+    def dyn_field_type(self):
+        return "!stencil.field<" + "?x" * self.rank + self.dtype + ">"
+
+    def _store(self, lines, value, target, lo, hi, indent="    "):
+        tt, ft = self.temp_type(), self.field_type()
+        lo, hi = ", ".join(map(str, lo)), ", ".join(map(str, hi))
+        lines.append(f"{indent}stencil.store {value} to {target}(<[{lo}], [{hi}]>) : {tt} to {ft}")
+
+    def _apply(self, lines, name, ap, prev):
+        tt = self.temp_type()
+        sources = sorted({s for s, _, _ in ap.terms})
+        header = ", ".join(f"%a{s} = {prev[s]} : {tt}" for s in sources)
+        lines.append(f"    {name} = stencil.apply({header}) -> ({tt}) {{")
+        acc = None
+        for k, (s, off, w) in enumerate(ap.terms):
+            offs = ", ".join(map(str, off))
+            lines.append(f"      %v{k} = stencil.access %a{s}[{offs}] : {tt}")
+            lines.append(f"      %w{k} = arith.constant {self._const(w)} : {self.dtype}")
+            lines.append(f"      %p{k} = arith.mulf %v{k}, %w{k} : {self.dtype}")
+            if acc is None:
+                acc = f"%p{k}"
+            else:
+                lines.append(f"      %s{k} = arith.addf {acc}, %p{k} : {self.dtype}")
+                acc = f"%s{k}"
+        lines.append(f"      %res = stencil.store_result {acc} : !stencil.result<{self.dtype}>")
+        lines.append(f"      stencil.return %res : !stencil.result<{self.dtype}>")
+        lines.append("    }")
+
     def _body(self, lines, a, b):
         tt, ft = self.temp_type(), self.field_type()
+        if self.fields == "cast-inside":
+            for v in (a, b):
+                lines.append(f"    {v}s = stencil.cast {v} : {self.dyn_field_type()} -> {ft}")
+            a, b = a + "s", b + "s"
         lines.append(f"    %in = stencil.load {a} : {ft} -> {tt}")
         prev = ["%in"]
         for j, ap in enumerate(self.applies):
-            sources = sorted({s for s, _, _ in ap.terms})
-            header = ", ".join(f"%a{s} = {prev[s]} : {tt}" for s in sources)
-            lines.append(f"    %r{j} = stencil.apply({header}) -> ({tt}) {{")
-            acc = None
-            for k, (s, off, w) in enumerate(ap.terms):
-                offs = ", ".join(map(str, off))
-                lines.append(f"      %v{k} = stencil.access %a{s}[{offs}] : {tt}")
-                lines.append(f"      %w{k} = arith.constant {self._const(w)} : {self.dtype}")
-                lines.append(f"      %p{k} = arith.mulf %v{k}, %w{k} : {self.dtype}")
-                if acc is None:
-                    acc = f"%p{k}"
-                else:
-                    lines.append(f"      %s{k} = arith.addf {acc}, %p{k} : {self.dtype}")
-                    acc = f"%s{k}"
-            lines.append(f"      %res = stencil.store_result {acc} : !stencil.result<{self.dtype}>")
-            lines.append(f"      stencil.return %res : !stencil.result<{self.dtype}>")
-            lines.append("    }")
+            self._apply(lines, f"%r{j}", ap, prev)
             prev.append(f"%r{j}")
-        lo = ", ".join("0" for _ in self.shape)
-        hi = ", ".join(map(str, self.shape))
-        lines.append(f"    stencil.store {prev[-1]} to {b}(<[{lo}], [{hi}]>) : {tt} to {ft}")
+        if self.side:
+            self._apply(lines, "%side", self.side, prev)
+        stores = [(prev[-1], [0] * self.rank, list(self.shape))]
+        if self.extra_store:
+            stage, lo, hi, after = self.extra_store
+            extra = ("%side" if stage == "side" else prev[stage + 1], lo, hi)
+            stores = stores + [extra] if after else [extra] + stores
+        for value, lo, hi in stores:
+            self._store(lines, value, b, lo, hi)
 
     def mlir(self):
         ft = self.field_type()
-        lines = [f"func.func @{self.name}(%u0 : {ft}, %u1 : {ft}) {{"]
+        arg_t = ft if self.fields == "static" else self.dyn_field_type()
+        loop_t = self.dyn_field_type() if self.fields == "cast-inside" else ft
+        lines = [f"func.func @{self.name}(%u0 : {arg_t}, %u1 : {arg_t}) {{"]
+        u0, u1 = "%u0", "%u1"
+        if self.fields == "cast":
+            lines += [f"  %u0s = stencil.cast %u0 : {arg_t} -> {ft}",
+                      f"  %u1s = stencil.cast %u1 : {arg_t} -> {ft}"]
+            u0, u1 = "%u0s", "%u1s"
         if self.steps:
+            init_b = u0 if self.alias else u1
             lines += ["  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
                       f"  %steps = arith.constant {self.steps} : index",
-                      f"  %r:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%a = %u0, %b = %u1) -> ({ft}, {ft}) {{"]
+                      f"  %r:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%a = {u0}, %b = {init_b})"
+                      f" -> ({loop_t}, {loop_t}) {{"]
             body = []
             self._body(body, "%a", "%b")
             lines += ["  " + l for l in body]
-            lines += [f"    scf.yield %b, %a : {ft}, {ft}", "  }"]
+            lines += [f"    scf.yield %b, %a : {loop_t}, {loop_t}", "  }"]
+            if self.use_results:
+                # %r#0 holds the newest values: copy them into %r#1.
+                newest, other = "%r#0", "%r#1"
+                if self.fields == "cast-inside":
+                    lines += [f"  %n0 = stencil.cast %r#0 : {loop_t} -> {ft}",
+                              f"  %n1 = stencil.cast %r#1 : {loop_t} -> {ft}"]
+                    newest, other = "%n0", "%n1"
+                tt = self.temp_type()
+                lines += [f"  %fin = stencil.load {newest} : {ft} -> {tt}",
+                          f"  %cp = stencil.apply(%x = %fin : {tt}) -> ({tt}) {{",
+                          f"    %v = stencil.access %x[{', '.join('0' * self.rank)}] : {tt}",
+                          f"    stencil.return %v : {self.dtype}",
+                          "  }"]
+                self._store(lines, "%cp", other, [0] * self.rank, list(self.shape), "  ")
         else:
-            self._body(lines, "%u0", "%u1")
+            self._body(lines, u0, u1)
         lines += ["  func.return", "}"]
         return "\n".join(lines) + "\n"
 
@@ -110,13 +174,17 @@ class RandomProgram:
         dt = DTYPES[self.dtype]
         lo, hi = self._need()
         bufs = [u0.copy(), u1.copy()]
+        order = [0, 0] if self.alias else [0, 1]  # which array each iter_arg starts as
         for step in range(max(self.steps, 1)):
-            a, b = (bufs[step % 2], bufs[(step + 1) % 2]) if self.steps else (bufs[0], bufs[1])
+            if self.steps:
+                a, b = bufs[order[step % 2]], bufs[order[(step + 1) % 2]]
+            else:
+                a, b = bufs[0], bufs[1]
             # Stage values as (array, origin): array[i] is grid point i + origin.
+            # The load is a snapshot: later stores into the same array do not
+            # change what this step reads.
             stages = [(a.copy(), tuple(-h for h in self.halo_lo))]
-            for j, ap in enumerate(self.applies):
-                box_lo = [-lo[j + 1][d] for d in range(self.rank)]
-                box_hi = [self.shape[d] + hi[j + 1][d] for d in range(self.rank)]
+            def evaluate(ap, box_lo, box_hi):
                 acc = None
                 for s, off, w in ap.terms:
                     arr, org = stages[s]
@@ -124,11 +192,27 @@ class RandomProgram:
                                for d in range(self.rank))
                     p = arr[sl] * dt(w)
                     acc = p if acc is None else acc + p
-                stages.append((acc, tuple(box_lo)))
-            out, org = stages[-1]
+                return acc, tuple(box_lo)
+            for j, ap in enumerate(self.applies):
+                box_lo = [-lo[j + 1][d] for d in range(self.rank)]
+                box_hi = [self.shape[d] + hi[j + 1][d] for d in range(self.rank)]
+                stages.append(evaluate(ap, box_lo, box_hi))
+            if self.side:
+                side = evaluate(self.side, [0] * self.rank, list(self.shape))
+            stores = [(len(self.applies), [0] * self.rank, list(self.shape))]
+            if self.extra_store:
+                stage, slo, shi, after = self.extra_store
+                extra = ("side" if stage == "side" else stage + 1, slo, shi)
+                stores = stores + [extra] if after else [extra] + stores
+            for stage, slo, shi in stores:
+                out, org = side if stage == "side" else stages[stage]
+                dst = tuple(slice(h + l, h + u) for h, l, u in zip(self.halo_lo, slo, shi))
+                sel = tuple(slice(l - o, u - o) for l, u, o in zip(slo, shi, org))
+                b[dst] = out[sel]
+        if self.steps and self.use_results:
+            newest, other = bufs[order[self.steps % 2]], bufs[order[(self.steps + 1) % 2]]
             interior = tuple(slice(h, h + n) for h, n in zip(self.halo_lo, self.shape))
-            sel = tuple(slice(-org[d], -org[d] + self.shape[d]) for d in range(self.rank))
-            b[interior] = out[sel]
+            other[interior] = newest[interior].copy()
         return bufs
 
     def array_shape(self):
@@ -157,6 +241,22 @@ def random_program(rng, index):
     sizes = {1: (5, 40), 2: (3, 17), 3: (2, 7)}[rank]
     prog.shape = tuple(rng.randint(*sizes) for _ in range(rank))
     prog.steps = rng.choice([0, 1, 2, 3, 5, 7])
+    prog.fields = rng.choice(["static", "static", "cast", "cast-inside"])
+    if prog.steps:
+        prog.alias = rng.random() < 0.2
+        prog.use_results = rng.random() < 0.3
+    if rng.random() < 0.3:
+        # A temp is stored at most once: the second store takes the loaded
+        # field (stage -1), an apply before the last, or a side apply.
+        stage = rng.choice(["side"] + list(range(-1, len(applies) - 1)))
+        if stage == "side":
+            # Within the halo the chain already needs.
+            offs = [tuple(rng.randint(-prog.halo_lo[d], prog.halo_hi[d]) for d in range(rank))
+                    for _ in range(rng.randint(1, 3))]
+            prog.side = Apply([(0, off, rng.choice([0.5, -1.0, 0.75])) for off in offs])
+        slo = [rng.randint(0, n - 1) for n in prog.shape]
+        shi = [rng.randint(l + 1, n) for l, n in zip(slo, prog.shape)]
+        prog.extra_store = (stage, slo, shi, rng.random() < 0.5)
     return prog
 
 
@@ -192,8 +292,12 @@ def main(argv=None):
         lib.call(prog.name, u0, u1)
         ok = np.array_equal(u0, want[0]) and np.array_equal(u1, want[1])
         failures += not ok
+        forms = [prog.fields] + ["alias"] * prog.alias + ["use-results"] * prog.use_results
+        if prog.extra_store:
+            forms.append("second-store-" + ("after" if prog.extra_store[3] else "before"))
         print(f"{'ok  ' if ok else 'FAIL'} {path.name}: rank {prog.rank}, {len(prog.applies)} applies, "
-              f"{prog.shape} halo {prog.halo_lo}/{prog.halo_hi}, {prog.steps} steps, {prog.dtype}")
+              f"{prog.shape} halo {prog.halo_lo}/{prog.halo_hi}, {prog.steps} steps, {prog.dtype}, "
+              f"{' '.join(forms)}")
     print(f"random: {args.count - failures} passed, {failures} failed")
     return 1 if failures else 0
 
