@@ -446,3 +446,51 @@ func.func @mixed(%in : !stencil.field<[-2,18]x[-2,18]xf64>, %out : !stencil.fiel
   func.call @timer_end(%p) : (!llvm.ptr) -> ()
   func.return
 }
+
+// Temps that nothing needs are not errors (Devito loads every field right
+// after storing it): an unused load, and a chain that ends in an unused
+// apply, keep unknown bounds; the needed ops get theirs.
+// CHECK-LABEL: func.func @unneeded_temps(
+// CHECK:         stencil.load %{{.*}} -> !stencil.temp<[-1,9]xf64>
+// CHECK:         stencil.apply{{.*}} -> (!stencil.temp<[0,8]xf64>)
+// CHECK:         stencil.load %{{.*}} -> !stencil.temp<?xf64>
+// CHECK:         stencil.apply{{.*}} -> (!stencil.temp<?xf64>)
+// CHECK:         stencil.apply{{.*}} -> (!stencil.temp<?xf64>)
+// CHECK:         stencil.load %{{.*}} -> !stencil.temp<?xf64>
+func.func @unneeded_temps(%in : !stencil.field<[-1,9]xf64>, %out : !stencil.field<[-1,9]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-1,9]xf64> -> !stencil.temp<?xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %l = stencil.access %x[-1] : !stencil.temp<?xf64>
+    %h = stencil.access %x[1] : !stencil.temp<?xf64>
+    %s = arith.addf %l, %h : f64
+    stencil.return %s : f64
+  }
+  stencil.store %r to %out(<[0], [8]>) : !stencil.temp<?xf64> to !stencil.field<[-1,9]xf64>
+  %back = stencil.load %out : !stencil.field<[-1,9]xf64> -> !stencil.temp<?xf64>
+  %d1 = stencil.apply(%x = %back : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %v = stencil.access %x[1] : !stencil.temp<?xf64>
+    stencil.return %v : f64
+  }
+  %d2 = stencil.apply(%x = %d1 : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %v = stencil.access %x[-1] : !stencil.temp<?xf64>
+    stencil.return %v : f64
+  }
+  %last = stencil.load %in : !stencil.field<[-1,9]xf64> -> !stencil.temp<?xf64>
+  func.return
+}
+
+// An operand the apply never reads gets an empty box (at the field's lower
+// corner for a load).
+// CHECK-LABEL: func.func @never_read(
+// CHECK:         stencil.load %{{.*}} -> !stencil.temp<[-1,-1]xf64>
+// CHECK:         stencil.apply(%{{.*}} = %{{.*}} : !stencil.temp<[-1,-1]xf64>, %{{.*}} = %{{.*}} : f64) -> (!stencil.temp<[0,64]xf64>)
+func.func @never_read(%in : !stencil.field<[-1,65]xf64>, %out : !stencil.field<[-1,65]xf64>) {
+  %cst = arith.constant 1.0 : f64
+  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<?xf64>, %c = %cst : f64) -> (!stencil.temp<?xf64>) {
+    %res = stencil.store_result %c : !stencil.result<f64>
+    stencil.return %res : !stencil.result<f64>
+  }
+  stencil.store %r to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-1,65]xf64>
+  func.return
+}
