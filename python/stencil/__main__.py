@@ -9,9 +9,14 @@
     python3 -m stencil compile FILE -o LIB.so [--openmp]
         Build a shared library with a C entry point _mlir_ciface_<name> per
         function (see docs/getting-started.md for calling it from C).
+
+Every command takes --cpu NAME: the LLVM CPU to optimize for (default
+`native`, the machine that compiles; for example `x86-64-v2` for a library
+that runs on other machines). $STENCIL_CPU sets the same default.
 """
 
 import argparse
+import os
 import shutil
 import sys
 import tempfile
@@ -74,25 +79,29 @@ def cmd_compile(args):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m stencil", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--cpu", help="LLVM CPU name to optimize for (default: native)")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("run", help="run a program on random fields")
+    p = sub.add_parser("run", parents=[common], help="run a program on random fields")
     p.add_argument("file")
     p.add_argument("--func")
     p.add_argument("--openmp", action="store_true")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(fn=cmd_run)
-    p = sub.add_parser("check", help="run a benchmark program against its numpy reference")
+    p = sub.add_parser("check", parents=[common], help="run a benchmark program against its numpy reference")
     p.add_argument("file")
     p.add_argument("--openmp", action="store_true")
     p.add_argument("--inline", action="store_true",
                    help="run --stencil-inlining first (fusion by recomputation)")
     p.set_defaults(fn=cmd_check)
-    p = sub.add_parser("compile", help="build a shared library")
+    p = sub.add_parser("compile", parents=[common], help="build a shared library")
     p.add_argument("file")
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--openmp", action="store_true")
     p.set_defaults(fn=cmd_compile)
     args = parser.parse_args(argv)
+    if args.cpu:
+        os.environ["STENCIL_CPU"] = args.cpu
     try:
         return args.fn(args)
     except CompileError as e:

@@ -40,6 +40,25 @@ def host_triple():
 
 
 _HOST_TRIPLE = None
+_KNOWN_CPUS = None
+
+
+def check_cpu(cpu):
+    """Reject a CPU name LLVM does not know (it would only warn, then fail
+    or silently use a generic CPU)."""
+    global _KNOWN_CPUS
+    if cpu == "native":
+        return
+    if _KNOWN_CPUS is None:
+        proc = subprocess.run([str(LLVM_BIN / "llc"), f"-mtriple={host_triple()}", "-mcpu=help"],
+                              input="", capture_output=True, text=True)
+        listing = proc.stdout + proc.stderr
+        section = listing.split("Available CPUs for this target:", 1)[-1]
+        section = section.split("Available features", 1)[0]
+        _KNOWN_CPUS = {line.split()[0] for line in section.splitlines() if line.strip()}
+    if cpu not in _KNOWN_CPUS:
+        raise CompileError(f"unknown CPU '{cpu}' for {host_triple()}: use 'native' or one of "
+                           f"{', '.join(sorted(_KNOWN_CPUS))}")
 
 
 class CompileError(RuntimeError):
@@ -129,6 +148,7 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     is the LLVM CPU name to optimize for (default: default_cpu()).
     """
     cpu = cpu or default_cpu()
+    check_cpu(cpu)
     opt = find_stencil_opt()
     workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
     workdir.mkdir(parents=True, exist_ok=True)
