@@ -85,7 +85,9 @@ void setTempType(Value value, Type type) {
       if (use.getOperandNumber() < apply.getArgs().size())
         apply.getBodyArg(use.getOperandNumber()).setType(type);
     } else if (auto buffer = dyn_cast<BufferOp>(user)) {
-      if (buffer.getRes().getType() != type)
+      // (A buffer into a field keeps its field type.)
+      if (isa<TempType>(buffer.getRes().getType()) &&
+          buffer.getRes().getType() != type)
         setTempType(buffer.getRes(), type);
     }
   }
@@ -354,7 +356,10 @@ LogicalResult inferBlock(Block &block) {
       result = inferLoad(load, unneeded);
     else if (auto apply = dyn_cast<ApplyOp>(op))
       result = inferApply(apply, unneeded);
-    else if (auto buffer = dyn_cast<BufferOp>(op))
+    else if (auto buffer = dyn_cast<BufferOp>(op);
+             buffer && isa<TempType>(buffer.getRes().getType()))
+      // (A buffer into a field copies its operand's bounds, which the
+      // verifier requires to be known.)
       result = inferBuffer(buffer, unneeded);
     else if (auto combine = dyn_cast<CombineOp>(op))
       result = inferCombine(combine, unneeded);

@@ -494,3 +494,18 @@ func.func @never_read(%in : !stencil.field<[-1,65]xf64>, %out : !stencil.field<[
   stencil.store %r to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-1,65]xf64>
   func.return
 }
+
+// A buffer into a field (xDSL's bufferized form) keeps its field type, and an
+// apply that reads that field is no temp user (found by the fuzzer: it used
+// to crash).
+// CHECK-LABEL: func.func @buffer_into_field(
+// CHECK:         stencil.buffer %{{.*}} : !stencil.temp<[0,16]xf64> -> !stencil.field<[0,16]xf64>
+func.func @buffer_into_field(%f: !stencil.field<[0,16]xf64>) {
+  %t = stencil.load %f : !stencil.field<[0,16]xf64> -> !stencil.temp<[0,16]xf64>
+  %copy = stencil.buffer %t : !stencil.temp<[0,16]xf64> -> !stencil.field<[0,16]xf64>
+  stencil.apply(%x = %copy : !stencil.field<[0,16]xf64>) outs (%copy : !stencil.field<[0,16]xf64>) {
+    %v = stencil.access %x[1] : !stencil.field<[0,16]xf64>
+    stencil.return %v : f64
+  } to <[0], [15]>
+  func.return
+}
