@@ -362,11 +362,6 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
   SmallVector<int64_t> unroll(rank, 1);
   if (IndexAttr u = ret.getUnrollAttr())
     unroll.assign(u.getIndices().begin(), u.getIndices().end());
-  for (unsigned d = 0; d < rank; ++d)
-    if ((ub[d] - lb[d]) % unroll[d] != 0)
-      return op.emitOpError("extent ")
-             << ub[d] - lb[d] << " of dimension " << d
-             << " is not a multiple of the unroll factor " << unroll[d];
   unsigned factor = ret.getUnrollFactor();
 
   LogicalResult status = success();
@@ -447,6 +442,23 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
         off[d] = p % unroll[d];
         p /= unroll[d];
       }
+      // When the extent is not a multiple of the unroll factor, the last
+      // block of points sticks out: its points beyond ub are not stored
+      // (shape inference gave the operands the points the body reads).
+      Value inBounds;
+      for (unsigned d = 0; d < rank; ++d) {
+        if (off[d] == 0 || (ub[d] - lb[d]) % unroll[d] == 0)
+          continue;
+        Value inside = arith::CmpIOp::create(
+            nb, l, arith::CmpIPredicate::slt, addConst(nb, l, point[d], off[d]),
+            constant(nb, l, ub[d]));
+        inBounds = inBounds ? arith::AndIOp::create(nb, l, inBounds, inside)
+                            : inside;
+      }
+      OpBuilder::InsertionGuard guard(nb);
+      if (inBounds)
+        nb.setInsertionPointToStart(
+            &scf::IfOp::create(nb, l, inBounds).getThenRegion().front());
       memref::StoreOp::create(nb, l, value, outputs[r].memref,
                               indicesOf(nb, l, point, off, outputs[r]));
     }

@@ -136,6 +136,35 @@ func.func @unrolled(%g: !stencil.field<[0,4]x[-1,9]xf64>, %o: !stencil.field<[0,
 }
 """, [g, o], {1: want}, openmp=omp)
 
+# Extents that are not multiples of the unroll factors (3x7 with unroll
+# <[2, 3]>): the last block of points is cut at the bounds, the field keeps
+# its values beyond them.
+g = rng.random((4, 9))
+o = rng.random((4, 9))
+want = o.copy()
+want[0:3, 0:7] = g[0:3, 0:7] * 2.0
+lines = []
+names = []
+for p0 in range(2):
+    for p1 in range(3):
+        lines.append(f"    %a{p0}{p1} = stencil.access %x[{p0}, {p1}] : !stencil.temp<?x?xf64>")
+        lines.append(f"    %v{p0}{p1} = arith.mulf %a{p0}{p1}, %two : f64")
+        names.append(f"%v{p0}{p1}")
+body = "\n".join(lines)
+for omp in (False, True):
+    run("unroll_remainder", f"""
+func.func @unroll_remainder(%g: !stencil.field<[0,4]x[0,9]xf64>, %o: !stencil.field<[0,4]x[0,9]xf64>) {{
+  %t = stencil.load %g : !stencil.field<[0,4]x[0,9]xf64> -> !stencil.temp<?x?xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {{
+    %two = arith.constant 2.0 : f64
+{body}
+    stencil.return {", ".join(names)} unroll <[2, 3]> : {", ".join(["f64"] * 6)}
+  }}
+  stencil.store %r to %o(<[0, 0], [3, 7]>) : !stencil.temp<?x?xf64> to !stencil.field<[0,4]x[0,9]xf64>
+  func.return
+}}
+""", [g, o], {1: want}, openmp=omp)
+
 # The buffer-semantics form (`outs` + `to` bounds) writes fields directly.
 h = rng.random((3, 3, 5))
 o = np.zeros((3, 3, 5))

@@ -22,20 +22,6 @@ func.func @apply_no_shapes(%f: !stencil.field<[0,8]xf64>, %o: !stencil.field<[0,
 
 // -----
 
-func.func @unroll_remainder(%f: !stencil.field<[0,8]xf64>, %o: !stencil.field<[0,8]xf64>) {
-  %t = stencil.load %f : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
-  // expected-error @+1 {{'stencil.apply' op extent 7 of dimension 0 is not a multiple of the unroll factor 2}}
-  %r = stencil.apply(%x = %t : !stencil.temp<[0,8]xf64>) -> (!stencil.temp<[0,7]xf64>) {
-    %a = stencil.access %x[0] : !stencil.temp<[0,8]xf64>
-    %b = stencil.access %x[1] : !stencil.temp<[0,8]xf64>
-    stencil.return %a, %b unroll <[2]> : f64, f64
-  }
-  stencil.store %r to %o(<[0], [7]>) : !stencil.temp<[0,7]xf64> to !stencil.field<[0,8]xf64>
-  func.return
-}
-
-// -----
-
 func.func @selected_field(%a: !stencil.field<[0,8]xf64>, %b: !stencil.field<[0,8]xf64>, %c: i1) {
   %f = arith.select %c, %a, %b : !stencil.field<[0,8]xf64>
   // expected-error @+1 {{'stencil.load' op cannot lower: the field operand is not a function argument, time-loop argument or stencil.cast result}}
