@@ -222,14 +222,18 @@ FailureOr<Storage> StencilLowering::tempStorage(Operation *user, Value temp) {
 }
 
 /// Buffers have static shapes, so they are allocated once before the
-/// outermost loop around their block (a time loop) and freed after it,
-/// instead of once per iteration.
+/// outermost sequential loop around their block (a time loop) and freed
+/// after it, instead of once per iteration. Not out of a parallel loop,
+/// whose iterations each need their own.
 Value StencilLowering::allocate(Operation *user, TempType type) {
   Operation *outermostLoop = nullptr;
   for (Operation *p = user->getParentOp(); p && !isa<func::FuncOp>(p);
-       p = p->getParentOp())
-    if (isa<LoopLikeOpInterface>(p))
+       p = p->getParentOp()) {
+    if (isa<scf::ForOp, scf::WhileOp>(p))
       outermostLoop = p;
+    else if (isa<LoopLikeOpInterface>(p))
+      break;
+  }
   OpBuilder b(outermostLoop ? outermostLoop : user);
   Location loc = user->getLoc();
   // 64-byte alignment: whole cache lines, aligned vector accesses.
