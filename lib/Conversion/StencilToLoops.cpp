@@ -738,10 +738,23 @@ struct ConvertStencilToLoopsPass
       op->dropAllUses();
       op->erase();
     }
+    // A frontend's own cast of a field to a memref (Devito casts fields to
+    // write sources into them) now casts a memref to a field and back.
     module.walk([&](UnrealizedConversionCastOp cast) {
+      if (cast.getInputs().size() != 1 || cast->getNumResults() != 1)
+        return;
+      auto inner =
+          cast.getInputs()[0].getDefiningOp<UnrealizedConversionCastOp>();
+      if (inner && inner.getInputs().size() == 1 &&
+          inner.getInputs()[0].getType() == cast.getResult(0).getType())
+        cast.getResult(0).replaceAllUsesWith(inner.getInputs()[0]);
+    });
+    // Users first, so that a cast whose only user goes goes too.
+    SmallVector<UnrealizedConversionCastOp> casts;
+    module.walk([&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
+    for (UnrealizedConversionCastOp cast : llvm::reverse(casts))
       if (cast->use_empty())
         cast.erase();
-    });
   }
 };
 

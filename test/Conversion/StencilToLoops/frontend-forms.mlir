@@ -136,3 +136,41 @@ func.func @devito_load_after_store(%u_vec0 : !stencil.field<[-1,9]xf32>, %u_vec1
   }
   func.return
 }
+
+// -----
+
+// Devito's source injection: its own cast of a field iter_arg to a memref,
+// written with memref.atomic_rmw in an scf.parallel of the time step. The
+// cast disappears and the atomic writes the loop's memref.
+// CHECK-LABEL: func.func @devito_injection(
+// CHECK:         scf.for {{.*}} iter_args(%[[A:[^ ]*]] = %{{.*}}, %[[B:[^ ]*]] = %{{.*}})
+// CHECK:           memref.atomic_rmw addf %{{.*}}, %[[B]]
+// CHECK-NOT:     unrealized_conversion_cast
+func.func @devito_injection(%u_vec0 : !stencil.field<[-1,9]xf32>, %u_vec1 : !stencil.field<[-1,9]xf32>, %src : memref<3xf32>) {
+  %time_m = arith.constant 0 : index
+  %time_M = arith.constant 2 : index
+  %one = arith.constant 1 : index
+  %ub = arith.addi %time_M, %one : index
+  %r0, %r1 = scf.for %time = %time_m to %ub step %one iter_args(%u_t0 = %u_vec0, %u_t1 = %u_vec1) -> (!stencil.field<[-1,9]xf32>, !stencil.field<[-1,9]xf32>) {
+    %u_t0_temp = stencil.load %u_t0 : !stencil.field<[-1,9]xf32> -> !stencil.temp<?xf32>
+    %u_t1_temp = stencil.apply(%u_t0_blk = %u_t0_temp : !stencil.temp<?xf32>) -> (!stencil.temp<?xf32>) {
+      %a = stencil.access %u_t0_blk[-1] : !stencil.temp<?xf32>
+      %b = stencil.access %u_t0_blk[1] : !stencil.temp<?xf32>
+      %s = arith.addf %a, %b : f32
+      stencil.return %s : f32
+    }
+    stencil.store %u_t1_temp to %u_t1(<[0], [8]>) : !stencil.temp<?xf32> to !stencil.field<[-1,9]xf32>
+    %u_t1_temp_1 = stencil.load %u_t1 : !stencil.field<[-1,9]xf32> -> !stencil.temp<?xf32>
+    %c0 = arith.constant 0 : index
+    %c3 = arith.constant 3 : index
+    scf.parallel (%p) = (%c0) to (%c3) step (%one) {
+      %u_t1_mem = builtin.unrealized_conversion_cast %u_t1 : !stencil.field<[-1,9]xf32> to memref<10xf32>
+      %v = memref.load %src[%p] : memref<3xf32>
+      %i = arith.addi %p, %c3 : index
+      %old = memref.atomic_rmw addf %v, %u_t1_mem[%i] : (f32, memref<10xf32>) -> f32
+      scf.reduce
+    }
+    scf.yield %u_t1, %u_t0 : !stencil.field<[-1,9]xf32>, !stencil.field<[-1,9]xf32>
+  }
+  func.return
+}
