@@ -10,7 +10,7 @@ import ctypes
 
 import numpy as np
 
-from .compiler import MemRefArg
+from .compiler import CompileError, MemRefArg
 
 _NUMPY_DTYPES = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
@@ -62,7 +62,15 @@ class StencilLibrary:
 
     def __init__(self, compiled):
         self.compiled = compiled
-        self.lib = ctypes.CDLL(compiled.library)
+        try:
+            self.lib = ctypes.CDLL(compiled.library)
+        except OSError as e:
+            hint = ""
+            if "undefined symbol" in str(e):
+                hint = ("\nthe program calls functions it does not define (for example "
+                        "Devito's timer_start/timer_end): link C definitions of them with "
+                        "--link FILE.c (compile_file(..., extra_sources=[...]))")
+            raise CompileError(f"cannot load {compiled.library}: {e}{hint}") from None
 
     def signature(self, name):
         try:
