@@ -122,30 +122,39 @@ class _Names:
         return name
 
 
-class _MVal:
-    """An SSA value inside a stencil.apply of the MLIR backend."""
+class KernelValue:
+    """A value inside one apply body of a backend that prints kernels (MLIR
+    here, C in cgen.py): Python's arithmetic operators record the backend's
+    op, named in OPS, through the body's `binop`."""
     __slots__ = ("ctx", "name", "type")
+    OPS = {}
 
     def __init__(self, ctx, name, type_):
         self.ctx, self.name, self.type = ctx, name, type_
 
     def _bin(self, op, other):
-        if not isinstance(other, _MVal):
-            raise TypeError(f"operand {other!r} of {op} is not an SSA value: "
+        if not isinstance(other, type(self)):
+            raise TypeError(f"operand {other!r} of {op} is not a value of the apply: "
                             "write constants as K.c(value)")
-        return self.ctx.binop(op, self, other)
+        return self.ctx.binop(self.OPS[op], self, other)
 
     def __add__(self, other):
-        return self._bin("addf", other)
+        return self._bin("+", other)
 
     def __sub__(self, other):
-        return self._bin("subf", other)
+        return self._bin("-", other)
 
     def __mul__(self, other):
-        return self._bin("mulf", other)
+        return self._bin("*", other)
 
     def __truediv__(self, other):
-        return self._bin("divf", other)
+        return self._bin("/", other)
+
+
+class _MVal(KernelValue):
+    """An SSA value inside a stencil.apply of the MLIR backend."""
+    __slots__ = ()
+    OPS = {"+": "addf", "-": "subf", "*": "mulf", "/": "divf"}
 
 
 def _offset_suffix(off):

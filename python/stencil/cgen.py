@@ -66,30 +66,10 @@ def c_symbol(name):
 # Recording the kernel: values, apply bodies, applies
 
 
-class _CVal:
+class _CVal(B.KernelValue):
     """A value inside one apply body (a C local variable)."""
-    __slots__ = ("ctx", "name", "type")
-
-    def __init__(self, ctx, name, type_):
-        self.ctx, self.name, self.type = ctx, name, type_
-
-    def _bin(self, op, other):
-        if not isinstance(other, _CVal):
-            raise TypeError(f"operand {other!r} of {op} is not a value of the apply: "
-                            "write constants as K.c(value)")
-        return self.ctx.binop(op, self, other)
-
-    def __add__(self, other):
-        return self._bin("+", other)
-
-    def __sub__(self, other):
-        return self._bin("-", other)
-
-    def __mul__(self, other):
-        return self._bin("*", other)
-
-    def __truediv__(self, other):
-        return self._bin("/", other)
+    __slots__ = ()
+    OPS = {"+": "+", "-": "-", "*": "*", "/": "/"}
 
 
 class _CApplyBody:
