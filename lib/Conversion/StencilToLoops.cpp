@@ -19,6 +19,9 @@
 
 #include "FieldAliases.h"
 
+#include "Stencil/Poly/PolyOps.h"
+#include "Stencil/Poly/ScopToLoops.h"
+
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/IR/IRMapping.h"
@@ -141,6 +144,7 @@ private:
   LogicalResult lowerStore(StoreOp op);
   LogicalResult lowerBuffer(BufferOp op);
   LogicalResult lowerCombine(CombineOp op);
+  LogicalResult lowerScop(poly::ScopOp op);
 
   bool parallel;
   const FieldAliases &aliases;
@@ -639,6 +643,17 @@ void StencilLowering::analyzeBlock(Block &block) {
   }
 }
 
+/// The polyhedral form: loops generated from its schedule.
+LogicalResult StencilLowering::lowerScop(poly::ScopOp op) {
+  SmallVector<Value> results;
+  if (failed(poly::lowerScop(
+          op, [&](Value field) { return lookupMemref(field); }, results)))
+    return failure();
+  for (auto [res, memref] : llvm::zip(op.getResults(), results))
+    fields[res] = memref;
+  return success();
+}
+
 /// A field value converted to a memref by the structural conversion (the
 /// `iter_args` of a time loop that are stencil.cast results): use the
 /// memref the field stands for.
@@ -674,6 +689,7 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
             .Case([&](StoreOp o) { return lowerStore(o); })
             .Case([&](BufferOp o) { return lowerBuffer(o); })
             .Case([&](CombineOp o) { return lowerCombine(o); })
+            .Case([&](poly::ScopOp o) { return lowerScop(o); })
             .Case([&](UnrealizedConversionCastOp o) {
               return lowerUnrealizedCast(o);
             })
@@ -692,6 +708,15 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
       memref::DeallocOp::create(b, buffer.getLoc(), buffer);
   }
   return success();
+}
+
+/// Stencil ops outside apply bodies and the polyhedral form: what the
+/// lowering replaces.
+bool isLowered(Operation *op) {
+  if (op->getParentOfType<ApplyOp>() || op->getParentOfType<poly::ScopOp>())
+    return false;
+  return isa<poly::ScopOp>(op) ||
+         isa_and_nonnull<StencilDialect>(op->getDialect());
 }
 
 struct ConvertStencilToLoopsPass
@@ -717,8 +742,7 @@ struct ConvertStencilToLoopsPass
     // casts outside a time loop are known inside it.
     SetVector<Block *> blocks;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa_and_nonnull<StencilDialect>(op->getDialect()) &&
-          !op->getParentOfType<ApplyOp>())
+      if (isLowered(op))
         blocks.insert(op->getBlock());
     });
     FieldAliases aliases(module);
@@ -730,8 +754,7 @@ struct ConvertStencilToLoopsPass
     // Erase the stencil ops, users first, then the casts to field types.
     SmallVector<Operation *> dead;
     module.walk([&](Operation *op) {
-      if (isa_and_nonnull<StencilDialect>(op->getDialect()) &&
-          !op->getParentOfType<ApplyOp>())
+      if (isLowered(op))
         dead.push_back(op);
     });
     for (Operation *op : llvm::reverse(dead)) {

@@ -3,6 +3,7 @@
 #include "Stencil/InitStencil.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/IR/StencilDialect.h"
+#include "Stencil/Poly/Passes.h"
 #include "Stencil/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -12,12 +13,14 @@
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::registerStencilDialect(DialectRegistry &registry) {
-  registry.insert<stencil::StencilDialect, arith::ArithDialect,
+  registry.insert<stencil::StencilDialect, stencil::poly::PolyDialect,
+                  arith::ArithDialect,
                   func::FuncDialect, memref::MemRefDialect, scf::SCFDialect>();
 }
 
 void mlir::registerStencilPasses() {
   stencil::registerStencilTransformsPasses();
   stencil::registerStencilConversionPasses();
+  stencil::poly::registerStencilPolyPasses();
   stencil::registerStencilCpuPipeline();
 }

@@ -46,8 +46,16 @@ def _summary(array):
             f"min {flat.min():.6g}, max {flat.max():.6g}")
 
 
+def _tiling_passes(args):
+    """The --hex-tile option as a pass of stencil-opt."""
+    if args.hex_tile is None:
+        return ()
+    return (f"hex-tile={args.hex_tile}" if args.hex_tile else "hex-tile",)
+
+
 def cmd_run(args):
-    lib = StencilLibrary(compile_file(args.file, openmp=args.openmp, extra_sources=args.link))
+    lib = StencilLibrary(compile_file(args.file, openmp=args.openmp, extra_sources=args.link,
+                                      extra_passes=_tiling_passes(args)))
     sig = _pick_function(lib, args.func)
     rng = np.random.default_rng(args.seed)
     values = []
@@ -72,7 +80,7 @@ def cmd_run(args):
 
 def cmd_check(args):
     from . import benchmarks
-    passes = ("stencil-inlining",) if args.inline else ()
+    passes = (("stencil-inlining",) if args.inline else ()) + _tiling_passes(args)
     return benchmarks.check_file(args.file, openmp=args.openmp, verbose=True,
                                  extra_passes=passes)
 
@@ -80,7 +88,7 @@ def cmd_check(args):
 def cmd_compile(args):
     with tempfile.TemporaryDirectory() as tmp:
         compiled = compile_file(args.file, openmp=args.openmp, workdir=tmp,
-                                extra_sources=args.link)
+                                extra_sources=args.link, extra_passes=_tiling_passes(args))
         shutil.copy(compiled.library, args.output)
     for sig in compiled.signatures.values():
         print(f"_mlir_ciface_{sig.name}: {sig.args}")
@@ -92,6 +100,10 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--cpu", help="LLVM CPU name to optimize for (default: native)")
+    common.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
+                        help="hybrid hexagonal time tiling, with the options of "
+                             "stencil-opt --hex-tile (for example \"h=3 widths=16,256\"; "
+                             "none: the defaults)")
     link = argparse.ArgumentParser(add_help=False)
     link.add_argument("--link", action="append", default=[], metavar="FILE.c",
                       help="C file to compile into the library (definitions of "

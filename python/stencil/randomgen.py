@@ -21,6 +21,10 @@ The forms frontends emit vary too:
     other one).
 
     /usr/bin/python3 -m stencil.randomgen --count 20 --seed 1 --outdir DIR
+
+With --hex-tile every time loop is tiled with random tile sizes first (h+1 a
+multiple of the statements per step, w0 above the convexity bound of the
+radius-3 offsets, odd widths): results must still equal the reference.
 """
 
 import argparse
@@ -260,6 +264,26 @@ def random_program(rng, index):
     return prog
 
 
+def random_hex_options(rng, path, rank):
+    """Random --hex-tile options valid for the program in `path`, and whether
+    the program has a time loop that --stencil-to-poly accepts."""
+    import re
+    import subprocess
+    from .compiler import find_stencil_opt
+    proc = subprocess.run([find_stencil_opt(), "--stencil-to-poly", str(path)],
+                          capture_output=True, text=True, check=True)
+    # Statements of the time-loop scop (a scop with steps); a sweep after the
+    # loop is another scop.
+    chunks = proc.stdout.split("poly.scop")[1:]
+    scops = [c for c in chunks if c.startswith(" steps(")]
+    k = max([len(re.findall(r"poly\.stmt @", c)) for c in scops] + [1])
+    h = k * rng.randint(1, 3) - 1
+    # Offsets are at most 3 and every dependence advances time by at least
+    # one canonical step, so the slopes are at most 3: w0 = 4 is convex.
+    widths = [rng.randint(4, 9) if d == 0 else rng.randint(1, 9) for d in range(rank)]
+    return f"h={h} widths={','.join(map(str, widths))}", bool(scops)
+
+
 def main(argv=None):
     import tempfile
     from .compiler import compile_file
@@ -273,8 +297,11 @@ def main(argv=None):
     parser.add_argument("--openmp", action="store_true")
     parser.add_argument("--inline", action="store_true",
                         help="run --stencil-inlining first (fusion by recomputation)")
+    parser.add_argument("--hex-tile", action="store_true",
+                        help="hex-tile every time loop with random tile sizes")
     args = parser.parse_args(argv)
     passes = ("stencil-inlining",) if args.inline else ()
+    tiled = 0
     rng = random.Random(args.seed)
     outdir = Path(args.outdir or tempfile.mkdtemp(prefix="stencil-random-"))
     outdir.mkdir(parents=True, exist_ok=True)
@@ -287,6 +314,12 @@ def main(argv=None):
         u0 = data.random(prog.array_shape()).astype(DTYPES[prog.dtype])
         u1 = data.random(prog.array_shape()).astype(DTYPES[prog.dtype])
         want = prog.reference(u0, u1)
+        tiling = ""
+        if args.hex_tile:
+            options, has_scop = random_hex_options(rng, path, prog.rank)
+            passes = (f"hex-tile={options}",)
+            tiled += has_scop
+            tiling = f", hex-tile {options}" if has_scop else ", not tiled"
         lib = StencilLibrary(compile_file(path, openmp=args.openmp, workdir=outdir,
                                           extra_passes=passes))
         lib.call(prog.name, u0, u1)
@@ -297,7 +330,9 @@ def main(argv=None):
             forms.append("second-store-" + ("after" if prog.extra_store[3] else "before"))
         print(f"{'ok  ' if ok else 'FAIL'} {path.name}: rank {prog.rank}, {len(prog.applies)} applies, "
               f"{prog.shape} halo {prog.halo_lo}/{prog.halo_hi}, {prog.steps} steps, {prog.dtype}, "
-              f"{' '.join(forms)}")
+              f"{' '.join(forms)}{tiling}")
+    if args.hex_tile:
+        print(f"random: {tiled} of {args.count} hex-tiled")
     print(f"random: {args.count - failures} passed, {failures} failed")
     return 1 if failures else 0
 

@@ -1,0 +1,118 @@
+//===- HybridTiling.h - hybrid hexagonal/parallelogram tiling ---*- C++ -*-===//
+//
+// Hybrid hexagonal/classical time tiling of a stencil schedule (Grosser et
+// al., CGO'14 sec. 3; Grosser's thesis ch. 5), as pure functions on isl
+// objects. The input is a program in canonical form: statement instances
+// `S_k[t, s_0, ..., s_{n-1}]` (t: the time step) and a schedule
+// `S_k[t, s...] -> [K*t + k, s...]` that carries every dependence in its
+// first dimension. The output is an isl schedule tree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_POLY_HYBRIDTILING_H
+#define STENCIL_POLY_HYBRIDTILING_H
+
+#include "llvm/ADT/SmallVector.h"
+
+#include <isl/cpp.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::stencil::poly {
+
+/// A non-negative rational num/den, den > 0, in lowest terms.
+struct Rational {
+  int64_t num = 0;
+  int64_t den = 1;
+  /// floor(this * k).
+  int64_t floorTimes(int64_t k) const;
+  std::string str() const;
+};
+
+/// Slopes of the opposite dependence cone in the canonical schedule space
+/// [t, s_0, ..., s_{n-1}] (sec. 3.3.2): every dependence distance
+/// (dt, ds) has dt >= 1 and -lower[i]*dt <= ds_i <= upper[i]*dt.
+/// For the hexagonal dimension upper is delta0 and lower delta1; the
+/// classical dimensions use only lower (delta1_i, sec. 3.4). Slopes are
+/// clamped at 0 (a larger slope is still a valid bound).
+struct DependenceCone {
+  llvm::SmallVector<Rational> upper;
+  llvm::SmallVector<Rational> lower;
+};
+
+/// Computes the cone from dependences between statement instances, mapped
+/// into the canonical schedule space by `canonical`. Fails (with `error`
+/// set) when a dependence is not carried by the first dimension or when the
+/// space distances are not bounded by a multiple of the time distance.
+std::optional<DependenceCone> computeDependenceCone(isl::union_map deps,
+                                                   isl::union_map canonical,
+                                                   unsigned numSpaceDims,
+                                                   std::string &error);
+
+/// Tile sizes: `h` (a hexagon spans 2h+2 canonical time steps) and one width
+/// per space dimension: widths[hexDim] is w0, the minimal width of the
+/// hexagon's top (sec. 3.3.2), the others are the exact widths w_i of the
+/// parallelogram tiles (sec. 3.4).
+struct HybridTileSizes {
+  int64_t h = 0;
+  llvm::SmallVector<int64_t> widths;
+};
+
+struct HybridTilingOptions {
+  HybridTileSizes sizes;
+  /// The space dimension that is tiled hexagonally.
+  unsigned hexDim = 0;
+  /// Number of statements per time step (K of the canonical schedule).
+  unsigned statementsPerStep = 1;
+  /// Isolate full tiles so that the AST generator emits them without
+  /// boundary conditions (thesis ch. 10.4.2).
+  bool isolateFullTiles = true;
+  /// Unroll the intra-tile time loop (thesis sec. 5.3.4).
+  bool unrollTime = false;
+};
+
+/// The default sizes for a program: the one place where tile sizes are
+/// chosen when the user gives none (a tile-size model replaces it later).
+/// Respects the convexity condition on w0 and h+1 being a multiple of
+/// `statementsPerStep`.
+HybridTileSizes defaultTileSizes(const DependenceCone &cone, unsigned hexDim,
+                                 unsigned statementsPerStep);
+
+/// Checks the conditions of sec. 3.3.2 on the sizes: h >= 0, h+1 a multiple
+/// of the statements per step, w0 satisfying the convexity condition (1),
+/// widths >= 1. Returns a message naming the violated condition, or
+/// nothing.
+std::optional<std::string> checkTileSizes(const DependenceCone &cone,
+                                          const HybridTilingOptions &options);
+
+/// Builds the hybrid tiled schedule tree of `domain` (eqs. (2)-(17)):
+///
+///   domain
+///     band [T]                               time tile, eq. (2)/(4)
+///       sequence
+///         filter (phase 0 instances)
+///           mark "parallel"
+///             band [S_hex, S_other...]       eq. (3)/(5), (14); isolate
+///               band [t']                    intra-tile time, eq. (15)/(16)
+///                 band [s'_0, ..., s'_{n-1}] intra-tile space, eq. (17)
+///         filter (phase 1 instances)
+///           ... the same with the phase-1 equations
+///
+/// `canonical` is the canonical schedule of the domain's statements.
+std::optional<isl::schedule>
+buildHybridSchedule(isl::union_set domain, isl::union_map canonical,
+                    const DependenceCone &cone,
+                    const HybridTilingOptions &options, std::string &error);
+
+/// Checks `schedule` against `deps`: every dependence must go forward in the
+/// schedule, and no dependence may connect two different tiles of the band
+/// under a "parallel" mark within the same outer iteration. Returns a message
+/// naming a violated dependence, or nothing.
+std::optional<std::string> verifySchedule(isl::schedule schedule,
+                                          isl::union_map deps);
+
+} // namespace mlir::stencil::poly
+
+#endif // STENCIL_POLY_HYBRIDTILING_H

@@ -1,0 +1,32 @@
+//===- Passes.h - polyhedral passes -----------------------------*- C++ -*-===//
+
+#ifndef STENCIL_POLY_PASSES_H
+#define STENCIL_POLY_PASSES_H
+
+#include "Stencil/Poly/PolyOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::stencil::poly {
+
+#define GEN_PASS_DECL
+#include "Stencil/Poly/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "Stencil/Poly/Passes.h.inc"
+
+/// Turns the stencil regions of `module` into poly.scop ops: every time loop
+/// and, with `sweeps`, the stencil ops of each block outside time loops.
+/// Regions outside the supported class stay as they are, with a warning
+/// saying why. Temps must have bounds.
+SmallVector<ScopOp> extractScops(ModuleOp module, bool sweeps);
+
+/// True when some temp lacks bounds (shape inference has not run).
+bool hasUnboundedTemps(ModuleOp module);
+/// Adds the stencil shape inference pass.
+void addShapeInference(OpPassManager &pm);
+
+} // namespace mlir::stencil::poly
+
+#endif // STENCIL_POLY_PASSES_H

@@ -1,0 +1,54 @@
+//===- ScopModel.h - the isl view of a poly.scop ---------------*- C++ -*-===//
+//
+// Reads the isl objects of a `poly.scop` (domains, accesses, schedule),
+// builds its canonical schedule and computes its dependences.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_POLY_SCOPMODEL_H
+#define STENCIL_POLY_SCOPMODEL_H
+
+#include "Stencil/Poly/PolyOps.h"
+
+#include <isl/cpp.h>
+
+#include <optional>
+#include <string>
+
+namespace mlir::stencil::poly {
+
+struct ScopModel {
+  isl::union_set domain;
+  isl::union_map writes;
+  isl::union_map reads;
+  isl::schedule schedule;
+  /// `S_k[t, s...] -> [K*t + k, s...]`, k the statement's position.
+  isl::union_map canonical;
+  unsigned statementsPerStep = 0;
+  unsigned numSpaceDims = 0;
+};
+
+/// Parses the isl text of `scop` in `ctx`; nothing (with `error` set) when
+/// it does not parse or the statements differ in rank.
+std::optional<ScopModel> readScop(isl::ctx ctx, ScopOp scop,
+                                  std::string &error);
+
+/// The canonical schedule tree: `domain -> band [K*t + k] -> mark
+/// "parallel" -> band [s...]`.
+isl::schedule canonicalSchedule(isl::union_set domain,
+                                isl::union_map canonical,
+                                unsigned numSpaceDims);
+
+struct Dependences {
+  isl::union_map flow;   // write -> later read of the value written
+  isl::union_map anti;   // read -> the next write of the location read
+  isl::union_map output; // write -> the next write of the same location
+  isl::union_map all() const { return flow.unite(anti).unite(output); }
+};
+
+/// Dependences of the program order, i.e. under the canonical schedule.
+Dependences computeDependences(const ScopModel &model);
+
+} // namespace mlir::stencil::poly
+
+#endif // STENCIL_POLY_SCOPMODEL_H

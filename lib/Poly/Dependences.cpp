@@ -1,0 +1,167 @@
+//===- Dependences.cpp - the isl view of a poly.scop and its dependences --===//
+
+#include "Stencil/Poly/IslContext.h"
+#include "Stencil/Poly/Passes.h"
+#include "Stencil/Poly/ScopModel.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::stencil::poly {
+#define GEN_PASS_DEF_POLYPRINTDEPENDENCES
+#include "Stencil/Poly/Passes.h.inc"
+} // namespace mlir::stencil::poly
+
+using namespace mlir;
+using namespace mlir::stencil::poly;
+
+std::optional<ScopModel> mlir::stencil::poly::readScop(isl::ctx ctx,
+                                                       ScopOp scop,
+                                                       std::string &error) {
+  ScopModel model;
+  // The extraction reads the statements before there is a schedule.
+  if (!scop.getSchedule().empty()) {
+    auto schedule = parseIsl<isl::schedule>(ctx, scop.getSchedule(), error);
+    if (!schedule)
+      return std::nullopt;
+    model.schedule = *schedule;
+  }
+  model.domain = isl::union_set::empty(ctx);
+  model.writes = isl::union_map::empty(ctx);
+  model.reads = isl::union_map::empty(ctx);
+  model.canonical = isl::union_map::empty(ctx);
+  unsigned k = 0;
+  int rank = -1;
+  auto stmts = llvm::to_vector(scop.getStatements());
+  model.statementsPerStep = stmts.size();
+  for (StmtOp stmt : stmts) {
+    auto domain = parseIsl<isl::set>(ctx, stmt.getDomain(), error);
+    auto writes = parseIsl<isl::map>(ctx, stmt.getWrites(), error);
+    if (!domain || !writes)
+      return std::nullopt;
+    int dims = int(domain->tuple_dim());
+    if (rank >= 0 && dims != rank) {
+      error = "statements of different ranks";
+      return std::nullopt;
+    }
+    rank = dims;
+    model.domain = model.domain.unite(*domain);
+    model.writes = model.writes.unite(writes->intersect_domain(*domain));
+    for (Attribute read : stmt.getReads()) {
+      auto map = parseIsl<isl::map>(ctx, cast<StringAttr>(read).getValue(),
+                                    error);
+      if (!map)
+        return std::nullopt;
+      model.reads = model.reads.unite(map->intersect_domain(*domain));
+    }
+    // S[t, s...] -> [K*t + k, s...]
+    std::string vars, out;
+    for (int d = 1; d < dims; ++d) {
+      vars += ", s" + std::to_string(d);
+      out += ", s" + std::to_string(d);
+    }
+    std::string text = "{ " + stmt.getSymName().str() + "[t" + vars +
+                       "] -> [(" + std::to_string(stmts.size()) + "t + " +
+                       std::to_string(k) + ")" + out + "] }";
+    model.canonical = model.canonical.unite(isl::union_map(ctx, text));
+    ++k;
+  }
+  model.numSpaceDims = rank > 0 ? unsigned(rank - 1) : 0;
+  // (isl objects cannot be copied while null.)
+  if (scop.getSchedule().empty())
+    model.schedule = isl::schedule::from_domain(model.domain);
+  return model;
+}
+
+isl::schedule mlir::stencil::poly::canonicalSchedule(isl::union_set domain,
+                                                     isl::union_map canonical,
+                                                     unsigned numSpaceDims) {
+  isl::ctx ctx = domain.ctx();
+  // The members [first, first + count) of the canonical schedule.
+  auto members = [&](unsigned first, unsigned count) {
+    std::string in, out;
+    for (unsigned d = 0; d <= numSpaceDims; ++d) {
+      in += (d ? ", x" : "x") + std::to_string(d);
+      if (d >= first && d < first + count)
+        out += (out.empty() ? "x" : ", x") + std::to_string(d);
+    }
+    isl::union_map projection(ctx, "{ [" + in + "] -> [" + out + "] }");
+    isl::union_pw_multi_aff members =
+        canonical.intersect_domain(domain).apply_range(projection)
+            .as_union_pw_multi_aff();
+    return isl::manage(
+        isl_multi_union_pw_aff_from_union_pw_multi_aff(members.release()));
+  };
+  isl::schedule schedule = isl::schedule::from_domain(domain);
+  isl::schedule_node node = schedule.root().child(0);
+  node = node.insert_partial_schedule(members(0, 1));
+  if (numSpaceDims > 0) {
+    node = node.child(0);
+    node = node.insert_mark(isl::id(ctx, "parallel")).child(0);
+    node = node.insert_partial_schedule(members(1, numSpaceDims));
+    node = node.as<isl::schedule_node_band>().member_set_coincident(0, true);
+  }
+  return node.schedule();
+}
+
+Dependences mlir::stencil::poly::computeDependences(const ScopModel &model) {
+  isl::schedule schedule =
+      canonicalSchedule(model.domain, model.canonical, model.numSpaceDims);
+  Dependences deps;
+  deps.flow = isl::union_access_info(model.reads)
+                  .set_must_source(model.writes)
+                  .set_schedule(schedule)
+                  .compute_flow()
+                  .may_dependence();
+  deps.output = isl::union_access_info(model.writes)
+                    .set_must_source(model.writes)
+                    .set_schedule(schedule)
+                    .compute_flow()
+                    .may_dependence();
+  // Reads that an intermediate write kills have no anti dependence on
+  // later writes.
+  deps.anti = isl::union_access_info(model.writes)
+                  .set_may_source(model.reads)
+                  .set_kill(model.writes)
+                  .set_schedule(schedule)
+                  .compute_flow()
+                  .may_dependence();
+  return deps;
+}
+
+namespace {
+
+struct PolyPrintDependencesPass
+    : mlir::stencil::poly::impl::PolyPrintDependencesBase<
+          PolyPrintDependencesPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](ScopOp scop) {
+      IslContext ctx;
+      std::string error;
+      std::optional<ScopModel> model = readScop(ctx, scop, error);
+      if (!model) {
+        scop.emitError("cannot read the polyhedral form: ") << error;
+        return signalPassFailure();
+      }
+      try {
+        Dependences deps = computeDependences(*model);
+        llvm::raw_ostream &os = llvm::outs();
+        os << "scop at " << scop.getLoc() << "\n";
+        auto print = [&](StringRef kind, isl::union_map map) {
+          os << "  " << kind << ": " << toString(map.coalesce()) << "\n";
+          isl::union_map distances =
+              map.apply_domain(model->canonical).apply_range(model->canonical);
+          os << "  " << kind << " distances: "
+             << toString(distances.deltas().coalesce()) << "\n";
+        };
+        print("flow", deps.flow);
+        print("anti", deps.anti);
+        print("output", deps.output);
+      } catch (const isl::exception &e) {
+        scop.emitError("dependence analysis failed: ") << e.what();
+        signalPassFailure();
+      }
+    });
+  }
+};
+
+} // namespace

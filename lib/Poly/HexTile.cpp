@@ -1,0 +1,122 @@
+//===- HexTile.cpp - the --hex-tile pass ----------------------------------===//
+//
+// Applies hybrid hexagonal/parallelogram tiling (HybridTiling.h) to every
+// time-loop scop: the slopes come from the dependences, the tile sizes from
+// the options or defaultTileSizes(), and the tiled schedule is verified
+// against the dependences before it replaces the canonical one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Poly/HybridTiling.h"
+#include "Stencil/Poly/IslContext.h"
+#include "Stencil/Poly/Passes.h"
+#include "Stencil/Poly/ScopModel.h"
+
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::stencil::poly {
+#define GEN_PASS_DEF_HEXTILE
+#include "Stencil/Poly/Passes.h.inc"
+} // namespace mlir::stencil::poly
+
+using namespace mlir;
+using namespace mlir::stencil::poly;
+
+namespace {
+
+struct HexTilePass
+    : mlir::stencil::poly::impl::HexTileBase<HexTilePass> {
+  using Base::Base;
+
+  LogicalResult tile(ScopOp scop);
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (hasUnboundedTemps(module)) {
+      OpPassManager pm(ModuleOp::getOperationName());
+      addShapeInference(pm);
+      if (failed(runPipeline(pm, module)))
+        return signalPassFailure();
+    }
+    extractScops(module, /*sweeps=*/false);
+    SmallVector<ScopOp> scops;
+    module.walk([&](ScopOp scop) { scops.push_back(scop); });
+    for (ScopOp scop : scops)
+      if (failed(tile(scop)))
+        signalPassFailure();
+  }
+};
+
+/// ", x1, ..., xn"
+std::string spaceVars(unsigned n) {
+  std::string s;
+  for (unsigned d = 1; d <= n; ++d)
+    s += ", x" + std::to_string(d);
+  return s;
+}
+
+LogicalResult HexTilePass::tile(ScopOp scop) {
+  IslContext ctx;
+  std::string error;
+  std::optional<ScopModel> model = readScop(ctx, scop, error);
+  if (!model)
+    return scop.emitError("cannot read the polyhedral form: ") << error;
+  try {
+    unsigned n = model->numSpaceDims;
+    if (n == 0)
+      return scop.emitError("cannot hex-tile a region without space "
+                            "dimensions");
+    // A single sweep (only t = 0) has no time to tile.
+    isl::union_set later = model->domain.apply(model->canonical)
+                               .intersect(isl::union_set(isl::set(
+                                   ctx, "{ [x0" + spaceVars(n) + "] : x0 >= " +
+                                            std::to_string(
+                                                model->statementsPerStep) +
+                                            " }")));
+    if (later.is_empty())
+      return success();
+    Dependences deps = computeDependences(*model);
+    isl::union_map all = deps.all();
+    std::optional<DependenceCone> cone =
+        computeDependenceCone(all, model->canonical, n, error);
+    if (!cone)
+      return scop.emitError("cannot hex-tile: ") << error;
+
+    HybridTilingOptions options;
+    options.hexDim = hexDim;
+    options.statementsPerStep = model->statementsPerStep;
+    options.isolateFullTiles = isolate;
+    options.unrollTime = unroll;
+    if (hexDim >= n)
+      return scop.emitError("hex-dim ")
+             << hexDim << " is not a space dimension of this " << n
+             << "-dimensional region";
+    options.sizes = defaultTileSizes(*cone, hexDim, model->statementsPerStep);
+    if (height >= 0)
+      options.sizes.h = height;
+    if (!widths.empty()) {
+      if (widths.size() != n)
+        return scop.emitError("widths needs ")
+               << n << " values (one per space dimension), got "
+               << widths.size();
+      options.sizes.widths.assign(widths.begin(), widths.end());
+    }
+    if (std::optional<std::string> bad = checkTileSizes(*cone, options))
+      return scop.emitError("invalid tile sizes: ") << *bad;
+    std::optional<isl::schedule> schedule = buildHybridSchedule(
+        model->domain, model->canonical, *cone, options, error);
+    if (!schedule)
+      return scop.emitError("hex-tile failed: ") << error;
+    if (std::optional<std::string> violated =
+            verifySchedule(*schedule, all))
+      return scop.emitError("the tiled schedule violates a dependence, not "
+                            "applied: ")
+             << *violated;
+    scop.setSchedule(toString(*schedule));
+  } catch (const isl::exception &e) {
+    return scop.emitError("isl failed while tiling: ") << e.what();
+  }
+  return success();
+}
+
+} // namespace

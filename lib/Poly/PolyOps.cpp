@@ -1,0 +1,98 @@
+//===- PolyOps.cpp - polyhedral form of stencil programs -------------------===//
+
+#include "Stencil/Poly/PolyOps.h"
+#include "Stencil/Poly/IslContext.h"
+
+#include "mlir/IR/DialectImplementation.h"
+
+using namespace mlir;
+using namespace mlir::stencil::poly;
+
+#include "Stencil/Poly/PolyDialect.cpp.inc"
+
+void PolyDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "Stencil/Poly/PolyOps.cpp.inc"
+      >();
+}
+
+#define GET_OP_CLASSES
+#include "Stencil/Poly/PolyOps.cpp.inc"
+
+LogicalResult ScopOp::verify() {
+  IslContext ctx;
+  std::string error;
+  if (!parseIsl<isl::schedule>(ctx, getSchedule(), error))
+    return emitOpError("has an invalid schedule: ") << error;
+  if (getResultArrays().size() != getNumResults() ||
+      getResultOffsets().size() != getNumResults())
+    return emitOpError("needs one result array and offset per result");
+  for (auto [ref, offset, type] :
+       llvm::zip(getResultArrays(), getResultOffsets(), getResultTypes())) {
+    auto array = dyn_cast_or_null<ArrayOp>(mlir::SymbolTable::lookupSymbolIn(
+        *this, cast<FlatSymbolRefAttr>(ref).getAttr()));
+    if (!array || array.isTemp())
+      return emitOpError("result array ") << ref << " is not a field array";
+    if (offset < 0 || offset >= (int64_t)array.getBuffers().size())
+      return emitOpError("result offset ") << offset << " out of range";
+    if (array.getBuffers().front().getType() != type)
+      return emitOpError("result type differs from the type of ") << ref;
+  }
+  return success();
+}
+
+void ScopOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // The statements read and write the buffers of the field arrays.
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
+}
+
+LogicalResult ArrayOp::verify() {
+  if (getLb().size() != getUb().size())
+    return emitOpError("needs as many lower as upper bounds");
+  for (auto [l, u] : llvm::zip(getLb(), getUb()))
+    if (l > u)
+      return emitOpError("has an empty box");
+  for (Value buffer : getBuffers())
+    if (buffer.getType() != getBuffers().front().getType())
+      return emitOpError("buffers must all have the same type");
+  return success();
+}
+
+LogicalResult StmtOp::verify() {
+  IslContext ctx;
+  std::string error;
+  auto domain = parseIsl<isl::set>(ctx, getDomain(), error);
+  if (!domain)
+    return emitOpError("has an invalid domain: ") << error;
+  if (tupleName(*domain) != getSymName())
+    return emitOpError("domain tuple must be named ") << getSymName();
+  unsigned dims = domain->tuple_dim();
+  if (dims < 1)
+    return emitOpError("domain needs a time dimension");
+  auto checkAccess = [&](StringRef text) -> LogicalResult {
+    auto access = parseIsl<isl::map>(ctx, text, error);
+    if (!access)
+      return emitOpError("has an invalid access: ") << error;
+    if (!access->has_domain_tuple_id() ||
+        access->domain_tuple_id().name() != getSymName() ||
+        !access->has_range_tuple_id())
+      return emitOpError("access '")
+             << text << "' must map " << getSymName() << " to a named array";
+    return success();
+  };
+  if (failed(checkAccess(getWrites())))
+    return failure();
+  for (Attribute read : getReads())
+    if (failed(checkAccess(cast<StringAttr>(read).getValue())))
+      return failure();
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getReads().size() + dims - 1)
+    return emitOpError("body needs one argument per read and one per space "
+                       "dimension, ")
+           << getReads().size() + dims - 1 << " in all";
+  return success();
+}

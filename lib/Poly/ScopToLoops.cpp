@@ -1,0 +1,175 @@
+//===- ScopToLoops.cpp - code generation for poly.scop --------------------===//
+//
+// The loops come from isl's AST of the scop's schedule (AstToLoops); each
+// statement instance loads its reads from the arrays' memrefs at the
+// subscripts isl built, runs the statement body and stores the value it
+// yields. An array of rotating buffers picks its memref from the buffer
+// subscript (a function of the time step only, so LLVM hoists the choice
+// out of the point loops).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Poly/ScopToLoops.h"
+#include "Stencil/Poly/AstToLoops.h"
+#include "Stencil/Poly/IslContext.h"
+#include "Stencil/Poly/ScopModel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::stencil::poly;
+
+namespace {
+
+struct ArrayStorage {
+  SmallVector<Value> memrefs;
+  SmallVector<int64_t> lb;
+};
+
+/// memrefs[index] for an index value in [0, memrefs.size()).
+Value selectBuffer(OpBuilder &b, Location loc, ArrayRef<Value> memrefs,
+                   Value index) {
+  Value chosen = memrefs.front();
+  for (unsigned i = 1; i < memrefs.size(); ++i) {
+    Value is = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, index,
+        arith::ConstantIndexOp::create(b, loc, i));
+    chosen = arith::SelectOp::create(b, loc, is, memrefs[i], chosen);
+  }
+  return chosen;
+}
+
+} // namespace
+
+LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
+                                             function_ref<Value(Value)> memrefOf,
+                                             SmallVectorImpl<Value> &results) {
+  IslContext ctx;
+  std::string error;
+  std::optional<ScopModel> model = readScop(ctx, scop, error);
+  if (!model)
+    return scop.emitOpError("cannot read the polyhedral form: ") << error;
+  OpBuilder b(scop);
+  Location loc = scop.getLoc();
+
+  llvm::StringMap<ArrayStorage> arrays;
+  for (ArrayOp array : scop.getArrays()) {
+    ArrayStorage &s = arrays[array.getSymName()];
+    s.lb.assign(array.getLb().begin(), array.getLb().end());
+    if (!array.isTemp()) {
+      for (Value buffer : array.getBuffers()) {
+        Value memref = memrefOf(buffer);
+        if (!memref)
+          return scop.emitOpError("cannot lower: a buffer of ")
+                 << array.getSymName()
+                 << " is not a function argument or stencil.cast result";
+        s.memrefs.push_back(memref);
+      }
+      continue;
+    }
+    SmallVector<int64_t> shape;
+    for (auto [l, u] : llvm::zip(array.getLb(), array.getUb()))
+      shape.push_back(u - l);
+    Value buffer = memref::AllocOp::create(
+        b, loc, MemRefType::get(shape, array.getElementType()),
+        b.getI64IntegerAttr(64));
+    s.memrefs.push_back(buffer);
+    OpBuilder after(scop->getBlock(), std::next(Block::iterator(scop)));
+    memref::DeallocOp::create(after, loc, buffer);
+  }
+
+  // Accesses: the write first, then the reads in block-argument order.
+  SmallVector<StatementAccesses> accesses;
+  llvm::StringMap<StmtOp> stmts;
+  llvm::StringMap<SmallVector<std::string>> arrayOf;
+  try {
+    for (StmtOp stmt : scop.getStatements()) {
+      StatementAccesses &a = accesses.emplace_back();
+      a.name = stmt.getSymName().str();
+      stmts[a.name] = stmt;
+      SmallVector<StringRef> texts{stmt.getWrites()};
+      for (Attribute read : stmt.getReads())
+        texts.push_back(cast<StringAttr>(read).getValue());
+      for (StringRef text : texts) {
+        isl::map map(ctx, text.str());
+        arrayOf[a.name].push_back(map.range_tuple_id().name());
+        a.accesses.push_back(map.as_pw_multi_aff());
+      }
+    }
+  } catch (const isl::exception &e) {
+    return scop.emitOpError("invalid access: ") << e.what();
+  }
+
+  llvm::StringMap<Value> params;
+  if (scop.getSteps())
+    params["N"] = scop.getSteps();
+
+  auto emit = [&](OpBuilder &eb, Location l, StringRef name,
+                  ValueRange iterators,
+                  ArrayRef<SmallVector<Value>> subscripts) -> LogicalResult {
+    StmtOp stmt = stmts.lookup(name);
+    if (!stmt)
+      return failure();
+    // The memref and indices of access i.
+    auto locate = [&](unsigned i, Value &memref, SmallVector<Value> &idx) {
+      const ArrayStorage &s = arrays[arrayOf[name][i]];
+      ArrayRef<Value> sub = subscripts[i];
+      if (s.memrefs.size() > 1) {
+        memref = selectBuffer(eb, l, s.memrefs, sub.front());
+        sub = sub.drop_front();
+      } else {
+        memref = s.memrefs.front();
+      }
+      for (auto [v, lb] : llvm::zip(sub, s.lb))
+        idx.push_back(lb == 0 ? v
+                              : arith::SubIOp::create(
+                                    eb, l, v,
+                                    arith::ConstantIndexOp::create(eb, l, lb))
+                                    .getResult());
+    };
+    Block &body = stmt.getBody().front();
+    IRMapping mapping;
+    unsigned numReads = stmt.getReads().size();
+    for (unsigned r = 0; r < numReads; ++r) {
+      Value memref;
+      SmallVector<Value> idx;
+      locate(r + 1, memref, idx);
+      mapping.map(body.getArgument(r),
+                  memref::LoadOp::create(eb, l, memref, idx));
+    }
+    for (unsigned d = 0; d + numReads < body.getNumArguments(); ++d)
+      mapping.map(body.getArgument(numReads + d), iterators[d + 1]);
+    for (Operation &op : body.without_terminator())
+      eb.clone(op, mapping);
+    Value value = mapping.lookupOrDefault(
+        cast<YieldOp>(body.getTerminator()).getValue());
+    Value memref;
+    SmallVector<Value> idx;
+    locate(0, memref, idx);
+    memref::StoreOp::create(eb, l, value, memref, idx);
+    return success();
+  };
+
+  if (failed(generateLoops(b, loc, model->schedule, accesses, params, emit,
+                           error)))
+    return scop.emitOpError("code generation failed: ") << error;
+
+  // Result j is buffer (offset_j + N) mod k of its array.
+  for (auto [ref, offset] :
+       llvm::zip(scop.getResultArrays(), scop.getResultOffsets())) {
+    const ArrayStorage &s =
+        arrays[cast<FlatSymbolRefAttr>(ref).getValue()];
+    if (s.memrefs.size() == 1) {
+      results.push_back(s.memrefs.front());
+      continue;
+    }
+    Value k = arith::ConstantIndexOp::create(b, loc, s.memrefs.size());
+    Value shifted = arith::AddIOp::create(
+        b, loc, scop.getSteps(), arith::ConstantIndexOp::create(b, loc, offset));
+    Value index = arith::RemSIOp::create(b, loc, shifted, k);
+    results.push_back(selectBuffer(b, loc, s.memrefs, index));
+  }
+  return success();
+}
