@@ -774,13 +774,19 @@ ScopOp ScopBuilder::build() {
 void collectRegions(ModuleOp module, bool sweeps,
                     SmallVectorImpl<scf::ForOp> &loops,
                     SmallVectorImpl<Block *> &sweepBlocks) {
+  // A loop that stores fields in its body and carries nothing but fields
+  // (the ping-pong form, or none for in-place updates).
   module.walk([&](scf::ForOp loop) {
-    if (loop.getNumRegionIterArgs() == 0 ||
-        !llvm::any_of(loop.getRegionIterArgs(), [](BlockArgument a) {
-          return isa<FieldType>(a.getType());
-        }))
-      return;
-    loops.push_back(loop);
+    bool stores = llvm::any_of(loop.getBody()->getOperations(),
+                               llvm::IsaPred<StoreOp>);
+    bool fieldsOnly = llvm::all_of(loop.getRegionIterArgs(), [](BlockArgument a) {
+      return isa<FieldType>(a.getType());
+    });
+    bool someField = llvm::any_of(loop.getRegionIterArgs(), [](BlockArgument a) {
+      return isa<FieldType>(a.getType());
+    });
+    if ((stores && fieldsOnly) || someField)
+      loops.push_back(loop);
   });
   if (!sweeps)
     return;
