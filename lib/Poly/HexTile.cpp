@@ -89,7 +89,7 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
     options.unrollTime = unroll;
     if (hexDim >= n)
       return scop.emitError("hex-dim ")
-             << hexDim << " is not a space dimension of this " << n
+             << unsigned(hexDim) << " is not a space dimension of this " << n
              << "-dimensional region";
     options.sizes = defaultTileSizes(*cone, hexDim, model->statementsPerStep);
     if (height >= 0)

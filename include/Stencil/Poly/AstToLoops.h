@@ -41,13 +41,32 @@ using StatementEmitter = function_ref<LogicalResult(
 ///
 /// - Every `for` becomes an `scf.for`, except the outermost loops below a
 ///   mark named "parallel", which become `scf.parallel` (one per loop when
-///   isolation splits the band into several loops).
+///   isolation splits the band into several loops). Precisely: the loops of
+///   the band member right below the mark (same schedule depth). Where isl
+///   emits no loop for that member (single value, unrolled), nothing becomes
+///   parallel; deeper loops always stay `scf.for`.
 /// - `if` becomes `scf.if`; integer expressions become `arith` ops on index
 ///   values (isl's pdiv/fdiv/zdiv choices map to divsi/floordivsi/remsi).
-/// - `params` gives the value of each isl parameter by name.
-/// - AST build options stored in the tree (isolate, unroll, separate) are
-///   honoured by isl.
-/// On failure `error` says why (an unsupported construct, an emitter failure).
+/// - `params` gives the value of each isl parameter by name (index, or a
+///   signless integer that is cast to index).
+/// - AST build options stored in the tree (isolate, unroll, separate,
+///   atomic) are honoured by isl. In the YAML form of a band:
+///   `options: "{ isolate[[outer] -> [band]] : ...; unroll[k];
+///   [isolate[] -> unroll[k]] }"`, where `unroll[k]` applies to the part
+///   outside the isolated set and `[isolate[] -> unroll[k]]` to the part
+///   inside it.
+/// - Parameters are not constrained unless the tree has a context node; its
+///   set is in the space of the outer band members, e.g. `[N] -> { [] : N >=
+///   4 }` at the top (a parameter set `{ : ... }` is rejected by isl).
+/// - A schedule that maps several instances to one point is fine: isl adds
+///   (sequential) loops over them at the leaf.
+/// - Every statement instance in the tree must have an entry in `statements`
+///   and every access must be defined on that statement's space.
+/// - The isl context's AST build options and on_error setting are changed
+///   during the call and restored afterwards.
+/// On failure `error` says why (an unsupported construct, an isl error, an
+/// emitter failure) and the ops generated so far at the insertion point are
+/// erased again; isl errors never abort.
 LogicalResult generateLoops(OpBuilder &b, Location loc, isl::schedule schedule,
                             ArrayRef<StatementAccesses> statements,
                             const llvm::StringMap<Value> &params,

@@ -101,6 +101,17 @@ std::optional<std::string> checkTileSizes(const DependenceCone &cone,
 ///           ... the same with the phase-1 equations
 ///
 /// `canonical` is the canonical schedule of the domain's statements.
+///
+/// The T band is piecewise (T of phase 0 or 1 by instance). The tile band is
+/// permutable with member 0 coincident; all members of the s' band are
+/// coincident. With isolateFullTiles the tile band carries the AST build
+/// option `{ isolate[[T] -> [S_hex, S_other...]] : full tile }` (its domain
+/// is the one outer band member T; sequence, filter and mark nodes add no
+/// dimension), omitted when no tile is full; with unrollTime the t' member
+/// has loop type unroll (printed as `options: "{ unroll[0] }"`).
+///
+/// Phase 0 uses the offset w0 + 1 + floor(delta0 h) in (3) where the paper
+/// prints floor(delta1 h); see HybridTiling.cpp.
 std::optional<isl::schedule>
 buildHybridSchedule(isl::union_set domain, isl::union_map canonical,
                     const DependenceCone &cone,

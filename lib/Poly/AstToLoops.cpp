@@ -1,0 +1,996 @@
+//===- AstToLoops.cpp - isl AST to scf/arith loops ------------------------===//
+//
+// isl's AST generator turns the schedule tree into loops; this file walks the
+// resulting AST and builds scf/arith ops. Statement instances are annotated
+// while the AST is built (at_each_domain) with the instance coordinates and
+// the access subscripts, expressed by isl in terms of the loop iterators and
+// simplified in the context of the enclosing loops.
+//
+// Everything goes through the isl C API so that every result can be checked
+// for null: isl errors become an `error` message, never an abort.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Poly/AstToLoops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <isl/ast.h>
+#include <isl/ast_build.h>
+#include <isl/id.h>
+#include <isl/options.h>
+#include <isl/schedule.h>
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::stencil::poly;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// isl helpers
+//===----------------------------------------------------------------------===//
+
+/// Owns one isl object through its free function (C API objects that the
+/// C++ bindings would otherwise wrap with throwing methods).
+template <typename T, T *(*Free)(T *)> class IslPtr {
+public:
+  IslPtr() = default;
+  explicit IslPtr(T *p) : p(p) {}
+  IslPtr(const IslPtr &) = delete;
+  IslPtr &operator=(const IslPtr &) = delete;
+  IslPtr(IslPtr &&o) : p(o.release()) {}
+  IslPtr &operator=(IslPtr &&o) {
+    reset(o.release());
+    return *this;
+  }
+  ~IslPtr() { reset(); }
+  T *get() const { return p; }
+  T *release() {
+    T *r = p;
+    p = nullptr;
+    return r;
+  }
+  void reset(T *n = nullptr) {
+    if (p)
+      Free(p);
+    p = n;
+  }
+  explicit operator bool() const { return p != nullptr; }
+
+private:
+  T *p = nullptr;
+};
+
+using AstExpr = IslPtr<isl_ast_expr, isl_ast_expr_free>;
+using AstNode = IslPtr<isl_ast_node, isl_ast_node_free>;
+using AstNodeList = IslPtr<isl_ast_node_list, isl_ast_node_list_free>;
+using AstBuild = IslPtr<isl_ast_build, isl_ast_build_free>;
+using Id = IslPtr<isl_id, isl_id_free>;
+using Val = IslPtr<isl_val, isl_val_free>;
+using Map = IslPtr<isl_map, isl_map_free>;
+using PwMultiAff = IslPtr<isl_pw_multi_aff, isl_pw_multi_aff_free>;
+using Space = IslPtr<isl_space, isl_space_free>;
+using Schedule = IslPtr<isl_schedule, isl_schedule_free>;
+using IdList = IslPtr<isl_id_list, isl_id_list_free>;
+
+/// isl's description of the last error on `ctx`, for error messages.
+std::string islError(isl_ctx *ctx) {
+  const char *msg = isl_ctx_last_error_msg(ctx);
+  if (!msg)
+    return "isl error";
+  std::string result = std::string("isl: ") + msg;
+  if (const char *file = isl_ctx_last_error_file(ctx))
+    result += " (" + std::string(file) + ":" +
+              std::to_string(isl_ctx_last_error_line(ctx)) + ")";
+  return result;
+}
+
+std::string exprToString(isl_ast_expr *expr) {
+  char *s = isl_ast_expr_to_C_str(expr);
+  if (!s)
+    return "<unprintable>";
+  std::string result(s);
+  free(s);
+  return result;
+}
+
+/// Sets the AST generation options this translation relies on (upper bounds
+/// as a single `iter <= e` / `iter < e`, min/max instead of selects) and makes
+/// isl report errors instead of aborting; restores the caller's settings.
+class ScopedIslOptions {
+public:
+  explicit ScopedIslOptions(isl_ctx *ctx)
+      : ctx(ctx), onError(isl_options_get_on_error(ctx)),
+        atomicUpperBound(isl_options_get_ast_build_atomic_upper_bound(ctx)),
+        detectMinMax(isl_options_get_ast_build_detect_min_max(ctx)),
+        preferPdiv(isl_options_get_ast_build_prefer_pdiv(ctx)),
+        exploitNestedBounds(
+            isl_options_get_ast_build_exploit_nested_bounds(ctx)) {
+    isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+    isl_options_set_ast_build_atomic_upper_bound(ctx, 1);
+    isl_options_set_ast_build_detect_min_max(ctx, 1);
+    isl_options_set_ast_build_prefer_pdiv(ctx, 1);
+    isl_options_set_ast_build_exploit_nested_bounds(ctx, 1);
+    isl_ctx_reset_error(ctx);
+  }
+  ~ScopedIslOptions() {
+    isl_options_set_ast_build_exploit_nested_bounds(ctx, exploitNestedBounds);
+    isl_options_set_ast_build_prefer_pdiv(ctx, preferPdiv);
+    isl_options_set_ast_build_detect_min_max(ctx, detectMinMax);
+    isl_options_set_ast_build_atomic_upper_bound(ctx, atomicUpperBound);
+    isl_options_set_on_error(ctx, onError);
+  }
+
+private:
+  isl_ctx *ctx;
+  int onError, atomicUpperBound, detectMinMax, preferPdiv, exploitNestedBounds;
+};
+
+//===----------------------------------------------------------------------===//
+// Annotation of user nodes
+//===----------------------------------------------------------------------===//
+
+/// Attached to each user node (as the user pointer of an isl_id annotation):
+/// the statement and its instance coordinates and access subscripts as AST
+/// expressions over the loop iterators.
+struct UserAnnotation {
+  const StatementAccesses *statement = nullptr;
+  SmallVector<AstExpr> iterators;
+  SmallVector<SmallVector<AstExpr>> subscripts;
+};
+
+constexpr const char *kAnnotationName = "stencil_poly_stmt";
+
+void freeAnnotation(void *user) { delete static_cast<UserAnnotation *>(user); }
+
+struct DomainCallbackData {
+  ArrayRef<StatementAccesses> statements;
+  std::string error;
+};
+
+/// Builds the expressions of every output dimension of `pma` (defined on the
+/// schedule space of `build`) in the context of `build`.
+LogicalResult buildExprs(isl_ast_build *build, isl_pw_multi_aff *pma,
+                         SmallVectorImpl<AstExpr> &exprs, std::string &error) {
+  isl_ctx *ctx = isl_ast_build_get_ctx(build);
+  isl_size n = isl_pw_multi_aff_dim(pma, isl_dim_out);
+  if (n < 0) {
+    error = islError(ctx);
+    return failure();
+  }
+  for (isl_size i = 0; i < n; ++i) {
+    AstExpr expr(isl_ast_build_expr_from_pw_aff(
+        build, isl_pw_multi_aff_get_pw_aff(pma, i)));
+    if (!expr) {
+      error = islError(ctx);
+      return failure();
+    }
+    exprs.push_back(std::move(expr));
+  }
+  return success();
+}
+
+/// Computes the annotation of one user node; on failure sets `data.error`.
+UserAnnotation *annotate(isl_ast_build *build, DomainCallbackData &data) {
+  isl_ctx *ctx = isl_ast_build_get_ctx(build);
+  // Domain -> loop iterators of the enclosing loops, for this one statement.
+  isl_union_map *umap = isl_ast_build_get_schedule(build);
+  if (!umap) {
+    data.error = islError(ctx);
+    return nullptr;
+  }
+  if (isl_union_map_n_map(umap) != 1) {
+    isl_union_map_free(umap);
+    data.error = "user node does not cover exactly one statement";
+    return nullptr;
+  }
+  Map schedule(isl_map_from_union_map(umap));
+  if (!schedule) {
+    data.error = islError(ctx);
+    return nullptr;
+  }
+  const char *name = isl_map_get_tuple_name(schedule.get(), isl_dim_in);
+  if (!name) {
+    data.error = "statement instance without a tuple name";
+    return nullptr;
+  }
+  const StatementAccesses *statement = nullptr;
+  for (const StatementAccesses &s : data.statements)
+    if (s.name == name) {
+      statement = &s;
+      break;
+    }
+  if (!statement) {
+    data.error = "statement '" + std::string(name) +
+                 "' has no entry in the statement list";
+    return nullptr;
+  }
+
+  Map inverse(isl_map_reverse(schedule.release()));
+  isl_bool singleValued = isl_map_is_single_valued(inverse.get());
+  if (singleValued < 0) {
+    data.error = islError(ctx);
+    return nullptr;
+  }
+  // Cannot happen as isl adds loops over instances that share a leaf of the
+  // schedule tree; checked since isl would otherwise pick one silently.
+  if (!singleValued) {
+    data.error = "schedule is not injective for statement '" +
+                 std::string(name) +
+                 "': several instances share one loop iteration";
+    return nullptr;
+  }
+  PwMultiAff iterToInstance(isl_pw_multi_aff_from_map(inverse.release()));
+  if (!iterToInstance) {
+    data.error = islError(ctx);
+    return nullptr;
+  }
+
+  auto annotation = std::make_unique<UserAnnotation>();
+  annotation->statement = statement;
+  if (failed(buildExprs(build, iterToInstance.get(), annotation->iterators,
+                        data.error)))
+    return nullptr;
+
+  Space instanceSpace(isl_pw_multi_aff_get_space(iterToInstance.get()));
+  for (auto [index, access] : llvm::enumerate(statement->accesses)) {
+    if (access.is_null()) {
+      data.error = "access " + std::to_string(index) + " of statement '" +
+                   statement->name + "' is null";
+      return nullptr;
+    }
+    PwMultiAff accessPma(
+        isl_pw_multi_aff_align_params(isl_pw_multi_aff_copy(access.get()),
+                                      isl_space_copy(instanceSpace.get())));
+    if (!accessPma) {
+      data.error = islError(ctx);
+      return nullptr;
+    }
+    Space accessSpace(isl_pw_multi_aff_get_space(accessPma.get()));
+    isl_bool matches = isl_space_tuple_is_equal(
+        accessSpace.get(), isl_dim_in, instanceSpace.get(), isl_dim_out);
+    if (matches < 0) {
+      data.error = islError(ctx);
+      return nullptr;
+    }
+    if (!matches) {
+      data.error = "access " + std::to_string(index) + " of statement '" +
+                   statement->name +
+                   "' is not defined on the statement's domain space";
+      return nullptr;
+    }
+    // Subscripts as functions of the loop iterators.
+    PwMultiAff iterToElement(isl_pw_multi_aff_pullback_pw_multi_aff(
+        accessPma.release(), isl_pw_multi_aff_copy(iterToInstance.get())));
+    if (!iterToElement) {
+      data.error = islError(ctx);
+      return nullptr;
+    }
+    SmallVector<AstExpr> &subscripts = annotation->subscripts.emplace_back();
+    if (failed(buildExprs(build, iterToElement.get(), subscripts, data.error)))
+      return nullptr;
+  }
+  return annotation.release();
+}
+
+/// at_each_domain callback: attaches a UserAnnotation to the user node.
+isl_ast_node *annotateUserNode(isl_ast_node *node, isl_ast_build *build,
+                               void *user) {
+  auto &data = *static_cast<DomainCallbackData *>(user);
+  if (!node)
+    return nullptr;
+  UserAnnotation *annotation = annotate(build, data);
+  if (!annotation) {
+    if (data.error.empty())
+      data.error = "failed to annotate a statement instance";
+    return isl_ast_node_free(node);
+  }
+  isl_id *id =
+      isl_id_alloc(isl_ast_node_get_ctx(node), kAnnotationName, annotation);
+  if (!id) {
+    delete annotation;
+    data.error = islError(isl_ast_node_get_ctx(node));
+    return isl_ast_node_free(node);
+  }
+  id = isl_id_set_free_user(id, freeAnnotation);
+  return isl_ast_node_set_annotation(node, id);
+}
+
+//===----------------------------------------------------------------------===//
+// Loop depths
+//===----------------------------------------------------------------------===//
+//
+// A "parallel" mark applies to the loop of the band member right below it,
+// i.e. to the loops at the mark's schedule depth. isl drops loops whose
+// iterator has a single value and may split one band member into several
+// loops (isolation), so the depth cannot be recovered by counting loops in
+// the AST. Instead every loop iterator id and every parallel mark id carries
+// its schedule depth (the position in the flat list of band members from the
+// root, which is how isl numbers the loops).
+
+constexpr const char *kParallelMark = "parallel";
+
+struct DepthInfo {
+  /// Storage the user pointers of iterator and mark ids point into.
+  std::deque<unsigned> depths;
+  /// Deepest schedule depth in the tree (loops are numbered below it).
+  unsigned maxDepth = 0;
+  std::string error;
+};
+
+const unsigned *storeDepth(DepthInfo &info, unsigned depth) {
+  info.depths.push_back(depth);
+  return &info.depths.back();
+}
+
+/// Replaces every "parallel" mark by one whose id records its depth, and
+/// computes the maximal schedule depth.
+isl_schedule_node *tagNode(isl_schedule_node *node, void *user) {
+  auto &info = *static_cast<DepthInfo *>(user);
+  if (!node)
+    return nullptr;
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  isl_size depth = isl_schedule_node_get_schedule_depth(node);
+  if (depth < 0) {
+    info.error = islError(ctx);
+    return isl_schedule_node_free(node);
+  }
+  unsigned below = depth;
+  if (isl_schedule_node_get_type(node) == isl_schedule_node_band) {
+    isl_size n = isl_schedule_node_band_n_member(node);
+    if (n < 0) {
+      info.error = islError(ctx);
+      return isl_schedule_node_free(node);
+    }
+    below += n;
+  }
+  info.maxDepth = std::max(info.maxDepth, below);
+  if (isl_schedule_node_get_type(node) != isl_schedule_node_mark)
+    return node;
+  Id id(isl_schedule_node_mark_get_id(node));
+  if (!id) {
+    info.error = islError(ctx);
+    return isl_schedule_node_free(node);
+  }
+  const char *name = isl_id_get_name(id.get());
+  if (!name || StringRef(name) != kParallelMark)
+    return node;
+  isl_id *tagged = isl_id_alloc(
+      ctx, kParallelMark, const_cast<unsigned *>(storeDepth(info, depth)));
+  node = isl_schedule_node_delete(node);
+  node = isl_schedule_node_insert_mark(node, tagged);
+  if (!node)
+    info.error = islError(ctx);
+  return node;
+}
+
+//===----------------------------------------------------------------------===//
+// AST to scf/arith
+//===----------------------------------------------------------------------===//
+
+class AstTranslator {
+public:
+  AstTranslator(OpBuilder &b, Location loc,
+                const llvm::StringMap<Value> &params,
+                const llvm::DenseMap<isl_id *, unsigned> &iteratorDepths,
+                StatementEmitter emit, std::string &error)
+      : b(b), loc(loc), params(params), iteratorDepths(iteratorDepths),
+        emit(emit), error(error) {}
+
+  /// Translates `node` at the builder's insertion point.
+  LogicalResult translate(isl_ast_node *node);
+
+private:
+  LogicalResult translateFor(isl_ast_node *node);
+  LogicalResult translateIf(isl_ast_node *node);
+  LogicalResult translateBlock(isl_ast_node *node);
+  LogicalResult translateMark(isl_ast_node *node);
+  LogicalResult translateUser(isl_ast_node *node);
+
+  /// Translates an integer (index) or boolean (i1) expression.
+  FailureOr<Value> translateExpr(isl_ast_expr *expr);
+  FailureOr<Value> translateOp(isl_ast_expr *expr);
+  FailureOr<Value> translateIndexExpr(isl_ast_expr *expr);
+  FailureOr<Value> translateBoolExpr(isl_ast_expr *expr);
+  FailureOr<int64_t> getInt(isl_ast_expr *expr);
+
+  /// Runs `body` with iterator `id` bound to `value`.
+  LogicalResult withIterator(isl_id *id, Value value,
+                             function_ref<LogicalResult()> body);
+
+  LogicalResult fail(const Twine &message) {
+    error = message.str();
+    return failure();
+  }
+  LogicalResult failIsl(isl_ctx *ctx) {
+    error = islError(ctx);
+    return failure();
+  }
+
+  OpBuilder &b;
+  Location loc;
+  const llvm::StringMap<Value> &params;
+  /// Schedule depth of each loop iterator id handed to isl.
+  const llvm::DenseMap<isl_id *, unsigned> &iteratorDepths;
+  StatementEmitter emit;
+  std::string &error;
+  /// Values of the iterators of the enclosing loops.
+  llvm::DenseMap<isl_id *, Value> iterators;
+  /// Depths whose loops are parallel (from the enclosing "parallel" marks).
+  SmallVector<unsigned> parallelDepths;
+};
+
+LogicalResult AstTranslator::translate(isl_ast_node *node) {
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_for:
+    return translateFor(node);
+  case isl_ast_node_if:
+    return translateIf(node);
+  case isl_ast_node_block:
+    return translateBlock(node);
+  case isl_ast_node_mark:
+    return translateMark(node);
+  case isl_ast_node_user:
+    return translateUser(node);
+  case isl_ast_node_error:
+    return failIsl(isl_ast_node_get_ctx(node));
+  }
+  return fail("unsupported isl AST node type");
+}
+
+LogicalResult AstTranslator::withIterator(isl_id *id, Value value,
+                                          function_ref<LogicalResult()> body) {
+  std::optional<Value> shadowed;
+  if (auto it = iterators.find(id); it != iterators.end())
+    shadowed = it->second;
+  iterators[id] = value;
+  LogicalResult result = body();
+  if (shadowed)
+    iterators[id] = *shadowed;
+  else
+    iterators.erase(id);
+  return result;
+}
+
+LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
+  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  AstExpr iterExpr(isl_ast_node_for_get_iterator(node));
+  if (!iterExpr)
+    return failIsl(ctx);
+  if (isl_ast_expr_get_type(iterExpr.get()) != isl_ast_expr_id)
+    return fail("loop iterator is not an identifier");
+  Id iterId(isl_ast_expr_id_get_id(iterExpr.get()));
+  if (!iterId)
+    return failIsl(ctx);
+  const char *rawName = isl_id_get_name(iterId.get());
+  std::string iterName = rawName ? rawName : "";
+  // Iterators isl names itself scan instances that share a leaf of the
+  // schedule tree (a non-injective schedule); they are never parallel.
+  auto depthIt = iteratorDepths.find(iterId.get());
+  bool parallel = depthIt != iteratorDepths.end() &&
+                  llvm::is_contained(parallelDepths, depthIt->second);
+
+  AstNode body(isl_ast_node_for_get_body(node));
+  AstExpr init(isl_ast_node_for_get_init(node));
+  if (!body || !init)
+    return failIsl(ctx);
+  FailureOr<Value> lb = translateIndexExpr(init.get());
+  if (failed(lb))
+    return failure();
+
+  isl_bool degenerate = isl_ast_node_for_is_degenerate(node);
+  if (degenerate < 0)
+    return failIsl(ctx);
+  // A single iteration: just bind the iterator.
+  if (degenerate)
+    return withIterator(iterId.get(), *lb,
+                        [&] { return translate(body.get()); });
+
+  // With atomic_upper_bound the condition is `iter <= e` or `iter < e`.
+  AstExpr cond(isl_ast_node_for_get_cond(node));
+  if (!cond)
+    return failIsl(ctx);
+  auto unsupportedCond = [&] {
+    return fail("unsupported loop condition '" + exprToString(cond.get()) +
+                "' (expected an upper bound on " + iterName + ")");
+  };
+  if (isl_ast_expr_get_type(cond.get()) != isl_ast_expr_op)
+    return unsupportedCond();
+  isl_ast_expr_op_type condType = isl_ast_expr_op_get_type(cond.get());
+  if ((condType != isl_ast_expr_op_le && condType != isl_ast_expr_op_lt) ||
+      isl_ast_expr_op_get_n_arg(cond.get()) != 2)
+    return unsupportedCond();
+  AstExpr condLhs(isl_ast_expr_op_get_arg(cond.get(), 0));
+  AstExpr condRhs(isl_ast_expr_op_get_arg(cond.get(), 1));
+  if (!condLhs || !condRhs)
+    return failIsl(ctx);
+  isl_bool lhsIsIter = isl_ast_expr_is_equal(condLhs.get(), iterExpr.get());
+  if (lhsIsIter < 0)
+    return failIsl(ctx);
+  if (!lhsIsIter)
+    return unsupportedCond();
+  // The iterator is not bound yet, so a bound that uses it is rejected.
+  FailureOr<Value> bound = translateIndexExpr(condRhs.get());
+  if (failed(bound))
+    return failure();
+  Value ub = *bound;
+  if (condType == isl_ast_expr_op_le)
+    ub = b.createOrFold<arith::AddIOp>(
+        loc, ub, arith::ConstantIndexOp::create(b, loc, 1));
+
+  AstExpr inc(isl_ast_node_for_get_inc(node));
+  if (!inc)
+    return failIsl(ctx);
+  FailureOr<int64_t> stepValue = getInt(inc.get());
+  if (failed(stepValue))
+    return failure();
+  if (*stepValue <= 0)
+    return fail("loop step " + Twine(*stepValue) + " is not positive");
+  Value step = arith::ConstantIndexOp::create(b, loc, *stepValue);
+
+  OpBuilder::InsertionGuard guard(b);
+  Value iv;
+  if (parallel) {
+    auto loop = scf::ParallelOp::create(b, loc, ValueRange{*lb}, ValueRange{ub},
+                                        ValueRange{step});
+    iv = loop.getInductionVars().front();
+    b.setInsertionPointToStart(loop.getBody());
+  } else {
+    auto loop = scf::ForOp::create(b, loc, *lb, ub, step);
+    iv = loop.getInductionVar();
+    b.setInsertionPointToStart(loop.getBody());
+  }
+  return withIterator(iterId.get(), iv, [&] { return translate(body.get()); });
+}
+
+LogicalResult AstTranslator::translateIf(isl_ast_node *node) {
+  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  AstExpr condExpr(isl_ast_node_if_get_cond(node));
+  AstNode thenNode(isl_ast_node_if_get_then_node(node));
+  if (!condExpr || !thenNode)
+    return failIsl(ctx);
+  isl_bool hasElse = isl_ast_node_if_has_else_node(node);
+  if (hasElse < 0)
+    return failIsl(ctx);
+  AstNode elseNode;
+  if (hasElse) {
+    elseNode.reset(isl_ast_node_if_get_else_node(node));
+    if (!elseNode)
+      return failIsl(ctx);
+  }
+  FailureOr<Value> cond = translateBoolExpr(condExpr.get());
+  if (failed(cond))
+    return failure();
+
+  OpBuilder::InsertionGuard guard(b);
+  auto ifOp =
+      scf::IfOp::create(b, loc, *cond, /*withElseRegion=*/bool(hasElse));
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  if (failed(translate(thenNode.get())))
+    return failure();
+  if (elseNode) {
+    b.setInsertionPointToStart(ifOp.elseBlock());
+    if (failed(translate(elseNode.get())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult AstTranslator::translateBlock(isl_ast_node *node) {
+  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  AstNodeList children(isl_ast_node_block_get_children(node));
+  if (!children)
+    return failIsl(ctx);
+  isl_size n = isl_ast_node_list_n_ast_node(children.get());
+  if (n < 0)
+    return failIsl(ctx);
+  for (isl_size i = 0; i < n; ++i) {
+    AstNode child(isl_ast_node_list_get_at(children.get(), i));
+    if (!child)
+      return failIsl(ctx);
+    if (failed(translate(child.get())))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult AstTranslator::translateMark(isl_ast_node *node) {
+  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  Id id(isl_ast_node_mark_get_id(node));
+  AstNode child(isl_ast_node_mark_get_node(node));
+  if (!id || !child)
+    return failIsl(ctx);
+  const char *name = isl_id_get_name(id.get());
+  if (!name || StringRef(name) != kParallelMark)
+    return translate(child.get());
+  auto *depth = static_cast<const unsigned *>(isl_id_get_user(id.get()));
+  if (!depth)
+    return fail("parallel mark without depth");
+  parallelDepths.push_back(*depth);
+  LogicalResult result = translate(child.get());
+  parallelDepths.pop_back();
+  return result;
+}
+
+LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
+  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  Id id(isl_ast_node_get_annotation(node));
+  if (!id || !isl_id_get_name(id.get()) ||
+      StringRef(isl_id_get_name(id.get())) != kAnnotationName)
+    return fail("statement instance without annotation");
+  auto *annotation = static_cast<UserAnnotation *>(isl_id_get_user(id.get()));
+  if (!annotation)
+    return failIsl(ctx);
+
+  SmallVector<Value> iteratorValues;
+  for (const AstExpr &expr : annotation->iterators) {
+    FailureOr<Value> value = translateIndexExpr(expr.get());
+    if (failed(value))
+      return failure();
+    iteratorValues.push_back(*value);
+  }
+  SmallVector<SmallVector<Value>> subscripts;
+  for (const SmallVector<AstExpr> &access : annotation->subscripts) {
+    SmallVector<Value> &values = subscripts.emplace_back();
+    for (const AstExpr &expr : access) {
+      FailureOr<Value> value = translateIndexExpr(expr.get());
+      if (failed(value))
+        return failure();
+      values.push_back(*value);
+    }
+  }
+  StringRef name = annotation->statement->name;
+  if (failed(emit(b, loc, name, iteratorValues, subscripts)))
+    return fail("statement emitter failed for '" + name + "'");
+  return success();
+}
+
+FailureOr<int64_t> AstTranslator::getInt(isl_ast_expr *expr) {
+  isl_ctx *ctx = isl_ast_expr_get_ctx(expr);
+  if (isl_ast_expr_get_type(expr) != isl_ast_expr_int) {
+    (void)fail("expected an integer constant, got '" + exprToString(expr) +
+               "'");
+    return failure();
+  }
+  Val val(isl_ast_expr_int_get_val(expr));
+  if (!val) {
+    (void)failIsl(ctx);
+    return failure();
+  }
+  Val minVal(isl_val_int_from_si(ctx, std::numeric_limits<int64_t>::min()));
+  Val maxVal(isl_val_int_from_si(ctx, std::numeric_limits<int64_t>::max()));
+  if (!minVal || !maxVal) {
+    (void)failIsl(ctx);
+    return failure();
+  }
+  if (isl_val_is_int(val.get()) != isl_bool_true ||
+      isl_val_lt(val.get(), minVal.get()) != isl_bool_false ||
+      isl_val_gt(val.get(), maxVal.get()) != isl_bool_false) {
+    (void)fail("integer '" + exprToString(expr) + "' does not fit in int64");
+    return failure();
+  }
+  return static_cast<int64_t>(isl_val_get_num_si(val.get()));
+}
+
+FailureOr<Value> AstTranslator::translateIndexExpr(isl_ast_expr *expr) {
+  FailureOr<Value> value = translateExpr(expr);
+  if (failed(value))
+    return failure();
+  if (!value->getType().isIndex()) {
+    (void)fail("expected an integer expression, got '" + exprToString(expr) +
+               "'");
+    return failure();
+  }
+  return value;
+}
+
+FailureOr<Value> AstTranslator::translateBoolExpr(isl_ast_expr *expr) {
+  FailureOr<Value> value = translateExpr(expr);
+  if (failed(value))
+    return failure();
+  if (!value->getType().isInteger(1)) {
+    (void)fail("expected a condition, got '" + exprToString(expr) + "'");
+    return failure();
+  }
+  return value;
+}
+
+FailureOr<Value> AstTranslator::translateExpr(isl_ast_expr *expr) {
+  isl_ctx *ctx = isl_ast_expr_get_ctx(expr);
+  switch (isl_ast_expr_get_type(expr)) {
+  case isl_ast_expr_int: {
+    FailureOr<int64_t> value = getInt(expr);
+    if (failed(value))
+      return failure();
+    return Value(arith::ConstantIndexOp::create(b, loc, *value));
+  }
+  case isl_ast_expr_id: {
+    Id id(isl_ast_expr_id_get_id(expr));
+    if (!id) {
+      (void)failIsl(ctx);
+      return failure();
+    }
+    const char *name = isl_id_get_name(id.get());
+    StringRef nameRef = name ? name : "";
+    if (auto it = iterators.find(id.get()); it != iterators.end())
+      return it->second;
+    if (iteratorDepths.contains(id.get())) {
+      (void)fail("loop iterator '" + nameRef + "' used outside its loop");
+      return failure();
+    }
+    if (auto it = params.find(nameRef); it != params.end()) {
+      Value param = it->second;
+      if (param && param.getType().isIndex())
+        return param;
+      if (param && param.getType().isSignlessInteger())
+        return Value(
+            arith::IndexCastOp::create(b, loc, b.getIndexType(), param));
+      (void)fail("parameter '" + nameRef + "' is not an integer value");
+      return failure();
+    }
+    (void)fail("unknown identifier '" + nameRef +
+               "' (neither a loop iterator nor a parameter)");
+    return failure();
+  }
+  case isl_ast_expr_op:
+    return translateOp(expr);
+  case isl_ast_expr_error:
+    (void)failIsl(ctx);
+    return failure();
+  }
+  (void)fail("unsupported expression '" + exprToString(expr) + "'");
+  return failure();
+}
+
+FailureOr<Value> AstTranslator::translateOp(isl_ast_expr *expr) {
+  isl_ctx *ctx = isl_ast_expr_get_ctx(expr);
+  isl_ast_expr_op_type type = isl_ast_expr_op_get_type(expr);
+  isl_size n = isl_ast_expr_op_get_n_arg(expr);
+  if (n < 0) {
+    (void)failIsl(ctx);
+    return failure();
+  }
+
+  auto unsupported = [&]() -> FailureOr<Value> {
+    (void)fail("unsupported isl AST expression '" + exprToString(expr) + "'");
+    return failure();
+  };
+  auto arg = [&](int i, bool isBool) -> FailureOr<Value> {
+    AstExpr sub(isl_ast_expr_op_get_arg(expr, i));
+    if (!sub) {
+      (void)failIsl(ctx);
+      return failure();
+    }
+    return isBool ? translateBoolExpr(sub.get())
+                  : translateIndexExpr(sub.get());
+  };
+  // Left fold of an n-ary (n >= 2) operation.
+  auto fold =
+      [&](bool isBool,
+          function_ref<Value(Value, Value)> combine) -> FailureOr<Value> {
+    if (n < 2)
+      return unsupported();
+    FailureOr<Value> acc = arg(0, isBool);
+    if (failed(acc))
+      return failure();
+    Value result = *acc;
+    for (isl_size i = 1; i < n; ++i) {
+      FailureOr<Value> next = arg(i, isBool);
+      if (failed(next))
+        return failure();
+      result = combine(result, *next);
+    }
+    return result;
+  };
+  auto binary =
+      [&](function_ref<Value(Value, Value)> combine) -> FailureOr<Value> {
+    if (n != 2)
+      return unsupported();
+    return fold(false, combine);
+  };
+  auto compare = [&](arith::CmpIPredicate pred) {
+    return binary([&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::CmpIOp>(loc, pred, l, r);
+    });
+  };
+
+  switch (type) {
+  case isl_ast_expr_op_add:
+    return fold(false, [&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::AddIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_mul:
+    return fold(false, [&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::MulIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_sub:
+    return binary([&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::SubIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_minus: {
+    if (n != 1)
+      return unsupported();
+    FailureOr<Value> operand = arg(0, false);
+    if (failed(operand))
+      return failure();
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    return Value(b.createOrFold<arith::SubIOp>(loc, zero, *operand));
+  }
+  // Exact division, and quotients whose dividend isl knows to be
+  // non-negative: truncating division gives the right result.
+  case isl_ast_expr_op_div:
+  case isl_ast_expr_op_pdiv_q:
+    return binary([&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::DivSIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_fdiv_q:
+    return binary([&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::FloorDivSIOp>(loc, l, r);
+    });
+  // pdiv_r has a non-negative dividend; zdiv_r is only compared with zero.
+  case isl_ast_expr_op_pdiv_r:
+  case isl_ast_expr_op_zdiv_r:
+    return binary([&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::RemSIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_min:
+    return fold(false, [&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::MinSIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_max:
+    return fold(false, [&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::MaxSIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_eq:
+    return compare(arith::CmpIPredicate::eq);
+  case isl_ast_expr_op_le:
+    return compare(arith::CmpIPredicate::sle);
+  case isl_ast_expr_op_lt:
+    return compare(arith::CmpIPredicate::slt);
+  case isl_ast_expr_op_ge:
+    return compare(arith::CmpIPredicate::sge);
+  case isl_ast_expr_op_gt:
+    return compare(arith::CmpIPredicate::sgt);
+  // Operands are side-effect free, so short-circuit forms may evaluate both.
+  case isl_ast_expr_op_and:
+  case isl_ast_expr_op_and_then:
+    return fold(true, [&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::AndIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_or:
+  case isl_ast_expr_op_or_else:
+    return fold(true, [&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::OrIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_select:
+  case isl_ast_expr_op_cond: {
+    if (n != 3)
+      return unsupported();
+    FailureOr<Value> cond = arg(0, true);
+    if (failed(cond))
+      return failure();
+    AstExpr thenExpr(isl_ast_expr_op_get_arg(expr, 1));
+    AstExpr elseExpr(isl_ast_expr_op_get_arg(expr, 2));
+    if (!thenExpr || !elseExpr) {
+      (void)failIsl(ctx);
+      return failure();
+    }
+    FailureOr<Value> thenValue = translateExpr(thenExpr.get());
+    if (failed(thenValue))
+      return failure();
+    FailureOr<Value> elseValue = translateExpr(elseExpr.get());
+    if (failed(elseValue))
+      return failure();
+    if (thenValue->getType() != elseValue->getType())
+      return unsupported();
+    return b.createOrFold<arith::SelectOp>(loc, *cond, *thenValue, *elseValue);
+  }
+  default:
+    return unsupported();
+  }
+}
+
+} // namespace
+
+LogicalResult
+mlir::stencil::poly::generateLoops(OpBuilder &b, Location loc,
+                                   isl::schedule schedule,
+                                   ArrayRef<StatementAccesses> statements,
+                                   const llvm::StringMap<Value> &params,
+                                   StatementEmitter emit, std::string &error) {
+  if (schedule.is_null()) {
+    error = "null schedule";
+    return failure();
+  }
+  isl_ctx *ctx = isl_schedule_get_ctx(schedule.get());
+  ScopedIslOptions options(ctx);
+
+  // Record depths in the parallel marks (see "Loop depths").
+  DepthInfo depths;
+  isl_schedule *tagged = isl_schedule_map_schedule_node_bottom_up(
+      isl_schedule_copy(schedule.get()), tagNode, &depths);
+  if (!tagged) {
+    error = depths.error.empty() ? islError(ctx) : depths.error;
+    return failure();
+  }
+  Schedule taggedSchedule(tagged);
+
+  // One iterator id per depth; the user pointer makes them distinct from any
+  // parameter of the same name.
+  isl_id_list *iteratorList = isl_id_list_alloc(ctx, depths.maxDepth);
+  llvm::DenseMap<isl_id *, unsigned> iteratorDepths;
+  for (unsigned d = 0; d < depths.maxDepth; ++d) {
+    std::string name = "c" + std::to_string(d);
+    isl_id *id = isl_id_alloc(ctx, name.c_str(),
+                              const_cast<unsigned *>(storeDepth(depths, d)));
+    iteratorDepths[id] = d;
+    iteratorList = isl_id_list_add(iteratorList, id);
+  }
+  if (!iteratorList) {
+    error = islError(ctx);
+    return failure();
+  }
+
+  // Parameters are unconstrained here; constraints on them belong in a
+  // context node of the schedule tree.
+  isl_union_set *domain = isl_schedule_get_domain(taggedSchedule.get());
+  if (!domain) {
+    isl_id_list_free(iteratorList);
+    error = islError(ctx);
+    return failure();
+  }
+  isl_set *context =
+      isl_set_universe(isl_space_params(isl_union_set_get_space(domain)));
+  isl_union_set_free(domain);
+  AstBuild build(isl_ast_build_from_context(context));
+  // Keeps the iterator ids (the keys of iteratorDepths) alive.
+  IdList iteratorsAlive(isl_id_list_copy(iteratorList));
+  build.reset(isl_ast_build_set_iterators(build.release(), iteratorList));
+  DomainCallbackData data{statements, {}};
+  build.reset(isl_ast_build_set_at_each_domain(build.release(),
+                                               annotateUserNode, &data));
+  if (!build || !iteratorsAlive) {
+    error = islError(ctx);
+    return failure();
+  }
+  AstNode root(
+      isl_ast_build_node_from_schedule(build.get(), taggedSchedule.release()));
+  if (!root || !data.error.empty()) {
+    error = data.error.empty() ? islError(ctx) : data.error;
+    return failure();
+  }
+
+  Block *block = b.getInsertionBlock();
+  if (!block) {
+    error = "the builder has no insertion point";
+    return failure();
+  }
+  Block::iterator insertionPoint = b.getInsertionPoint();
+  Operation *last =
+      insertionPoint == block->begin() ? nullptr : &*std::prev(insertionPoint);
+
+  AstTranslator translator(b, loc, params, iteratorDepths, emit, error);
+  if (succeeded(translator.translate(root.get())))
+    return success();
+
+  // Leave the caller's IR as it was: erase what was generated so far.
+  SmallVector<Operation *> generated;
+  for (Block::iterator it = last ? std::next(last->getIterator())
+                                 : block->begin();
+       it != insertionPoint; ++it)
+    generated.push_back(&*it);
+  for (Operation *op : generated)
+    op->dropAllReferences();
+  for (Operation *op : llvm::reverse(generated)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  return failure();
+}
