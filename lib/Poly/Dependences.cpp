@@ -106,25 +106,33 @@ isl::schedule mlir::stencil::poly::canonicalSchedule(isl::union_set domain,
 Dependences mlir::stencil::poly::computeDependences(const ScopModel &model) {
   isl::schedule schedule =
       canonicalSchedule(model.domain, model.canonical, model.numSpaceDims);
+  // Many reads of one array merge into few pieces (a stencil's neighbours
+  // form a box), which makes the flow computation much cheaper.
+  ScopModel m = model;
+  m.reads = m.reads.coalesce();
+  m.writes = m.writes.coalesce();
   Dependences deps;
-  deps.flow = isl::union_access_info(model.reads)
-                  .set_must_source(model.writes)
+  deps.flow = isl::union_access_info(m.reads)
+                  .set_must_source(m.writes)
                   .set_schedule(schedule)
                   .compute_flow()
                   .may_dependence();
-  deps.output = isl::union_access_info(model.writes)
-                    .set_must_source(model.writes)
+  deps.output = isl::union_access_info(m.writes)
+                    .set_must_source(m.writes)
                     .set_schedule(schedule)
                     .compute_flow()
                     .may_dependence();
   // Reads that an intermediate write kills have no anti dependence on
   // later writes.
-  deps.anti = isl::union_access_info(model.writes)
-                  .set_may_source(model.reads)
-                  .set_kill(model.writes)
+  deps.anti = isl::union_access_info(m.writes)
+                  .set_may_source(m.reads)
+                  .set_kill(m.writes)
                   .set_schedule(schedule)
                   .compute_flow()
                   .may_dependence();
+  deps.flow = deps.flow.coalesce();
+  deps.anti = deps.anti.coalesce();
+  deps.output = deps.output.coalesce();
   return deps;
 }
 

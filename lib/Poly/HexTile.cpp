@@ -60,11 +60,11 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   std::string error;
   std::optional<ScopModel> model = readScop(ctx, scop, error);
   if (!model)
-    return scop.emitError("cannot read the polyhedral form: ") << error;
+    return mlir::emitError(scop.getLoc(), "cannot read the polyhedral form: ") << error;
   try {
     unsigned n = model->numSpaceDims;
     if (n == 0)
-      return scop.emitError("cannot hex-tile a region without space "
+      return mlir::emitError(scop.getLoc(), "cannot hex-tile a region without space "
                             "dimensions");
     // A single sweep (only t = 0) has no time to tile.
     isl::union_set later = model->domain.apply(model->canonical)
@@ -80,7 +80,7 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
     std::optional<DependenceCone> cone =
         computeDependenceCone(all, model->canonical, n, error);
     if (!cone)
-      return scop.emitError("cannot hex-tile: ") << error;
+      return mlir::emitError(scop.getLoc(), "cannot hex-tile: ") << error;
 
     HybridTilingOptions options;
     options.hexDim = hexDim;
@@ -88,33 +88,37 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
     options.isolateFullTiles = isolate;
     options.unrollTime = unroll;
     if (hexDim >= n)
-      return scop.emitError("hex-dim ")
+      return mlir::emitError(scop.getLoc(), "hex-dim ")
              << unsigned(hexDim) << " is not a space dimension of this " << n
              << "-dimensional region";
+    if (height < -1)
+      return mlir::emitError(scop.getLoc(), "h must be at least 0 (or -1 for "
+                                            "the default), got ")
+             << int64_t(height);
     options.sizes = defaultTileSizes(*cone, hexDim, model->statementsPerStep);
     if (height >= 0)
       options.sizes.h = height;
     if (!widths.empty()) {
       if (widths.size() != n)
-        return scop.emitError("widths needs ")
+        return mlir::emitError(scop.getLoc(), "widths needs ")
                << n << " values (one per space dimension), got "
                << widths.size();
       options.sizes.widths.assign(widths.begin(), widths.end());
     }
     if (std::optional<std::string> bad = checkTileSizes(*cone, options))
-      return scop.emitError("invalid tile sizes: ") << *bad;
+      return mlir::emitError(scop.getLoc(), "invalid tile sizes: ") << *bad;
     std::optional<isl::schedule> schedule = buildHybridSchedule(
         model->domain, model->canonical, *cone, options, error);
     if (!schedule)
-      return scop.emitError("hex-tile failed: ") << error;
+      return mlir::emitError(scop.getLoc(), "hex-tile failed: ") << error;
     if (std::optional<std::string> violated =
             verifySchedule(*schedule, all))
-      return scop.emitError("the tiled schedule violates a dependence, not "
+      return mlir::emitError(scop.getLoc(), "the tiled schedule violates a dependence, not "
                             "applied: ")
              << *violated;
     scop.setSchedule(toString(*schedule));
   } catch (const isl::exception &e) {
-    return scop.emitError("isl failed while tiling: ") << e.what();
+    return mlir::emitError(scop.getLoc(), "isl failed while tiling: ") << e.what();
   }
   return success();
 }

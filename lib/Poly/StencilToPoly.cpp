@@ -812,7 +812,7 @@ SmallVector<ScopOp> mlir::stencil::poly::extractScops(ModuleOp module,
   collectRegions(module, sweeps, loops, sweepBlocks);
   SmallVector<ScopOp> scops;
   auto warn = [](ScopBuilder &builder) {
-    InFlightDiagnostic diag = builder.failedAt->emitWarning(
+    InFlightDiagnostic diag = mlir::emitWarning(builder.failedAt->getLoc(), 
         "not converted to the polyhedral form: ");
     diag << builder.reason;
   };

@@ -147,14 +147,24 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     (for example the definitions of timer functions a frontend calls); `cpu`
     is the LLVM CPU name to optimize for (default: default_cpu()).
     """
+    return compile_loops(lower_file(path, extra_passes), Path(path).stem, openmp=openmp,
+                         workdir=workdir, extra_sources=extra_sources, cpu=cpu)
+
+
+def lower_file(path, extra_passes=()):
+    """The loop form of the program in `path` (after `extra_passes`)."""
+    pre = [f"--{p}" for p in extra_passes]
+    return _run([find_stencil_opt(), *pre, "--stencil-shape-inference",
+                 "--convert-stencil-to-loops", "--mlir-print-local-scope", str(path)])
+
+
+def compile_loops(loops, stem, openmp=False, workdir=None, extra_sources=(), cpu=None):
+    """Compile a module in the loop form (lower_file) to a shared library."""
     cpu = cpu or default_cpu()
     check_cpu(cpu)
     opt = find_stencil_opt()
     workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    stem = Path(path).stem
-    pre = [f"--{p}" for p in extra_passes]
-    loops = _run([opt, *pre, "--stencil-shape-inference", "--convert-stencil-to-loops", str(path)])
     signatures = _parse_signatures(loops)
     pipeline = "--stencil-cpu-pipeline=openmp=true" if openmp else "--stencil-cpu-pipeline"
     # The loop form is already shape-inferred and lowered: the pipeline's
