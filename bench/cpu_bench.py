@@ -123,10 +123,11 @@ class Variant:
 
 
 class Ours(Variant):
-    def __init__(self, spec, mlir_path, openmp, workdir):
-        super().__init__("ours" + (" omp" if openmp else " seq"), spec.fields)
+    def __init__(self, spec, mlir_path, openmp, workdir, extra_passes=(), label="ours"):
+        super().__init__(label + (" omp" if openmp else " seq"), spec.fields)
         self.name = spec.name
-        self.lib = StencilLibrary(compile_file(str(mlir_path), openmp=openmp, workdir=workdir))
+        self.lib = StencilLibrary(compile_file(str(mlir_path), openmp=openmp, workdir=workdir,
+                                               extra_passes=extra_passes))
         self.fn = getattr(self.lib.lib, f"_mlir_ciface_{spec.name}")
         self.fn.restype = None
 

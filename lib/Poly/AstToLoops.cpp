@@ -695,6 +695,14 @@ FailureOr<Value> AstTranslator::translateBoolExpr(isl_ast_expr *expr) {
   FailureOr<Value> value = translateExpr(expr);
   if (failed(value))
     return failure();
+  // isl writes a condition that always holds as the integer 1 (and one
+  // that never does as 0): any integer is a condition, non-zero is true.
+  if (value->getType().isIndex()) {
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                 *value, zero)
+        .getResult();
+  }
   if (!value->getType().isInteger(1)) {
     (void)fail("expected a condition, got '" + exprToString(expr) + "'");
     return failure();

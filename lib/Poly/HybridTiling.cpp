@@ -275,7 +275,12 @@ std::optional<DependenceCone> mlir::stencil::poly::computeDependenceCone(
       // them the slopes hold for every parameter value.
       isl::set distances = isl::manage(isl_set_project_out(
           d.copy(), isl_dim_param, 0, dims(d, isl_dim_param)));
-      if (isl_set_is_bounded(distances.get()) != isl_bool_true) {
+      // Existentially quantified variables (from the buffer rotation's
+      // `mod`) hide the bounds from isl_set_is_bounded: test their hull.
+      isl_basic_set *hull = isl_set_polyhedral_hull(distances.copy());
+      isl_bool bounded = isl_basic_set_is_bounded(hull);
+      isl_basic_set_free(hull);
+      if (bounded != isl_bool_true) {
         error = "space dependence distances are not bounded by a multiple "
                 "of the time distance: the distance set " +
                 toString(distances) + " is unbounded";

@@ -873,7 +873,8 @@ def write_program(prog, workdir):
     return path
 
 
-def check_program(prog, workdir, openmp_modes=(False, True), seed=0, xdsl=True, log=print):
+def check_program(prog, workdir, openmp_modes=(False, True), seed=0, xdsl=True, log=print,
+                  extra_passes=()):
     """Generate, compile and run `prog`; raise AssertionError on any difference.
 
     Returns the path of the program written to `workdir`."""
@@ -896,7 +897,8 @@ def check_program(prog, workdir, openmp_modes=(False, True), seed=0, xdsl=True, 
     for openmp in openmp_modes:
         sub = workdir / f"{prog.name}-{'omp' if openmp else 'seq'}"
         lib = StencilLibrary(compile_file(path, openmp=openmp, workdir=sub,
-                                          extra_sources=[timers_c]))
+                                          extra_sources=[timers_c],
+                                          extra_passes=extra_passes))
         got = {n: [a.copy() for a in arrs] for n, arrs in inputs.items()}
         timers = np.zeros(1, np.float64)
         lib.call("Kernel", *prog.arguments(got), timers)

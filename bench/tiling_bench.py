@@ -1,0 +1,102 @@
+#!/usr/bin/python3
+"""CPU benchmark of hybrid hexagonal time tiling at sizes beyond the caches.
+
+For each benchmark with a time loop (python/stencil/benchmarks.py), per dtype
+and mode (sequential, OpenMP), in one process and on the same arrays:
+
+  C         the same loop nest in C, cc -O3 -march=native -ffp-contract=off
+            (bench/cpu_bench.py's baseline; OpenMP on the outer space loop);
+  untiled   stencil-opt's reference lowering (compile_file);
+  hex-tiled the same program after --hex-tile (default or given sizes).
+
+Every variant's result is first compared bit for bit with C's; then --runs
+interleaved runs give the median time and GStencils/s = interior points x
+steps / seconds / 1e9.
+
+    /usr/bin/python3 bench/tiling_bench.py                          # defaults
+    /usr/bin/python3 bench/tiling_bench.py jacobi2d --shape 3072,3072 --steps 64
+    /usr/bin/python3 bench/tiling_bench.py heat2d --hex "h=7 widths=32,1024"
+"""
+
+import argparse
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cpu_bench as CB  # noqa: E402
+from cpu_bench import B, np  # noqa: E402
+
+SHAPES = {1: (1 << 22,), 2: (3072, 3072), 3: (256, 256, 256)}
+STEPS = {1: 64, 2: 32, 3: 16}
+EXAMPLES = ["jacobi1d_3pt", "jacobi2d", "heat2d", "fdtd2d", "laplace3d", "heat3d"]
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("examples", nargs="*", default=EXAMPLES)
+    p.add_argument("--dtype", default="f64")
+    p.add_argument("--shape", help="interior extent, e.g. 3072,3072")
+    p.add_argument("--steps", type=int)
+    p.add_argument("--hex", default="", help="--hex-tile options (default: the pass's)")
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--openmp", action="store_true", help="also the OpenMP variants")
+    p.add_argument("--cc", default="cc")
+    args = p.parse_args(argv)
+    args.cflags = CB.CFLAGS
+    hex_pass = f"hex-tile={args.hex}" if args.hex else "hex-tile"
+    workdir = Path(tempfile.mkdtemp(prefix="tiling-bench-"))
+    failures = 0
+    print(f"{'example':14} {'dtype':5} {'shape':>16} {'steps':>5} {'mode':4} "
+          f"{'C':>8} {'untiled':>8} {'hex':>8}  GStencils/s   hex/untiled  hex/C")
+    for name in args.examples:
+        spec = B.BENCHMARKS[name]
+        rank = spec.rank
+        shape = tuple(map(int, args.shape.split(","))) if args.shape else SHAPES[rank]
+        steps = args.steps or STEPS[rank]
+        for ety in args.dtype.split(","):
+            pristine = B.make_inputs(name, shape, ety, seed=1)
+            work = {f: np.empty_like(a) for f, a in pristine.items()}
+            for openmp in ((False, True) if args.openmp else (False,)):
+                mode = "omp" if openmp else "seq"
+                wd = workdir / f"{name}-{ety}-{mode}"
+                wd.mkdir(parents=True)
+                mlir = wd / f"{name}.mlir"
+                mlir.write_text(spec.mlir(shape, steps, ety))
+                variants = {
+                    "C": CB.CVersion(spec, shape, steps, ety, openmp, wd / "c", args.cc,
+                                     args.cflags),
+                    "untiled": CB.Ours(spec, mlir, openmp, wd / "untiled"),
+                    "hex": CB.Ours(spec, mlir, openmp, wd / "hex", (hex_pass,), "hex"),
+                }
+                golden = None
+                for who, v in variants.items():
+                    for f in spec.fields:
+                        np.copyto(work[f], pristine[f])
+                    v.bind(work)()
+                    if golden is None:
+                        golden = {f: work[f].copy() for f in spec.fields}
+                    for d in CB.differences(work, golden, spec.fields):
+                        failures += 1
+                        print(f"MISMATCH {name} {ety} {mode}: {who} != C: {d}")
+                runs = {who: v.bind(work) for who, v in variants.items()}
+                times = {who: [] for who in variants}
+                for _ in range(args.runs):
+                    for who in variants:
+                        for f in spec.fields:
+                            np.copyto(work[f], pristine[f])
+                        times[who].append(CB.timed(runs[who], 1)[0])
+                points = int(np.prod(shape)) * steps
+                g = {who: points / statistics.median(t) / 1e9 for who, t in times.items()}
+                print(f"{name:14} {ety:5} {'x'.join(map(str, shape)):>16} {steps:>5} {mode:4} "
+                      f"{g['C']:8.3f} {g['untiled']:8.3f} {g['hex']:8.3f}"
+                      f"{'':14}{g['hex'] / g['untiled']:6.2f}x {g['hex'] / g['C']:6.2f}x",
+                      flush=True)
+    print("all results bit-identical" if not failures else f"{failures} MISMATCHES")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
