@@ -38,6 +38,8 @@ PIPELINES = [
     ("cpu", ["--stencil-cpu-pipeline"]),
     ("cpu-omp", ["--stencil-cpu-pipeline=openmp=true"]),
     ("canon", ["--canonicalize"]),
+    ("poly", ["--stencil-to-poly", "--poly-print-dependences"]),
+    ("hex-tile", ["--hex-tile=h=1", "--convert-stencil-to-loops"]),
 ]
 PIPELINE_ARGS = dict(PIPELINES)
 

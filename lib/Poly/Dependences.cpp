@@ -76,6 +76,10 @@ isl::schedule mlir::stencil::poly::canonicalSchedule(isl::union_set domain,
                                                      isl::union_map canonical,
                                                      unsigned numSpaceDims) {
   isl::ctx ctx = domain.ctx();
+  // Nothing to schedule (a time loop without steps): no bands, whose
+  // partial schedules would have no space.
+  if (domain.is_empty())
+    return isl::schedule::from_domain(domain);
   // The members [first, first + count) of the canonical schedule.
   auto members = [&](unsigned first, unsigned count) {
     std::string in, out;
@@ -152,7 +156,8 @@ struct PolyPrintDependencesPass
       }
       try {
         Dependences deps = computeDependences(*model);
-        llvm::raw_ostream &os = llvm::outs();
+        // On stderr, so that the IR on stdout stays parseable.
+        llvm::raw_ostream &os = llvm::errs();
         os << "scop at " << scop.getLoc() << "\n";
         auto print = [&](StringRef kind, isl::union_map map) {
           os << "  " << kind << ": " << toString(map.coalesce()) << "\n";

@@ -748,16 +748,23 @@ ScopOp ScopBuilder::build() {
   IslContext ctx;
   std::string error;
   std::optional<ScopModel> model = readScop(ctx, scop, error);
+  if (model) {
+    try {
+      scop.setSchedule(toString(canonicalSchedule(
+          model->domain, model->canonical, model->numSpaceDims)));
+    } catch (const isl::exception &e) {
+      model.reset();
+      error = e.what();
+    }
+  }
   if (!model) {
     // A bug in the extraction, not in the input: keep the region.
-    scop.emitError("internal error: the extracted scop does not parse: ")
+    mlir::emitError(scop.getLoc(), "internal error: no polyhedral form for "
+                                   "this region: ")
         << error;
     scop.erase();
     return nullptr;
   }
-  isl::schedule schedule =
-      canonicalSchedule(model->domain, model->canonical, model->numSpaceDims);
-  scop.setSchedule(toString(schedule));
 
   if (loop) {
     loop.replaceAllUsesWith(scop.getResults());

@@ -2,7 +2,7 @@
 // rotating buffers: flow (value), anti (the next write of a location read)
 // and output (the next write of a location written), with their distances
 // in the canonical schedule space [K*t + k, s...].
-// RUN: stencil-opt %s --stencil-to-poly --poly-print-dependences -o /dev/null | FileCheck %s
+// RUN: stencil-opt %s --stencil-to-poly --poly-print-dependences -o /dev/null 2>&1 | FileCheck %s
 
 // Ping-pong 3-point Jacobi: step t+1 reads what step t wrote at s-1..s+1;
 // buffer t mod 2 is overwritten at step t+1 after its neighbours read it;

@@ -162,3 +162,20 @@ func.func @sweep(%in : !f3, %out : !f3) {
   stencil.store %b to %out(<[0], [14]>) : !stencil.temp<?xf64> to !f3
   return
 }
+
+// A time loop without steps: an empty domain, a schedule without bands, and
+// loops that do nothing.
+// CHECK-LABEL: func.func @no_steps
+// CHECK: poly.scop attributes {result_arrays = [], result_offsets = array<i64>, schedule = "{ domain: \22{  }\22 }"}
+func.func @no_steps(%f : !stencil.field<[0,16]xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %t = %c0 to %c0 step %c1 {
+    %a = stencil.apply() -> (!stencil.temp<[0,16]xf32>) {
+      %one = arith.constant 1.0 : f32
+      stencil.return %one : f32
+    }
+    stencil.store %a to %f(<[0], [16]>) : !stencil.temp<[0,16]xf32> to !stencil.field<[0,16]xf32>
+  }
+  return
+}

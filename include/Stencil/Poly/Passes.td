@@ -27,7 +27,7 @@ def PolyPrintDependences : Pass<"poly-print-dependences", "::mlir::ModuleOp"> {
   let description = [{
     Computes the dependences of every `poly.scop` with isl under its current
     schedule and prints them, with their distances in the canonical schedule
-    space, to the standard output.
+    space, to the standard error (the IR stays alone on the standard output).
   }];
 }
 
