@@ -21,6 +21,22 @@
 // CHECK-SAME: child: { mark: \22parallel\22, child: { schedule: \22[{ S0[t, s1] -> [(floor((s1)/12))] }]\22, permutable: 1, coincident: [ 1 ], options: \22{ isolate{{\[\[}}0] -> [i1]] : 0 <= i1 <= 20 }\22
 // CHECK-SAME: child: { schedule: \22[{ S0[t, s1] -> [((t) mod 6)] }]\22, child: { schedule: \22[{ S0[t, s1] -> [((s1) mod 12)] }]\22, coincident: [ 1 ] }
 
+// With unroll=true the intra-tile time loop is unrolled by isl: a full tile
+// is a straight sequence of one point loop per time step, each with constant
+// bounds and its buffers known (no select).
+// RUN: stencil-opt %s --hex-tile="h=2 widths=3 unroll=true" | FileCheck %s --check-prefix=UNROLL-TREE
+// UNROLL-TREE: child: { schedule: \22[{ S0[t, s1] -> [((3 + t) mod 6)] }]\22, options: \22{ unroll[0] }\22
+// RUN: stencil-opt %s --hex-tile="h=2 widths=3 unroll=true" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=UNROLL
+// UNROLL: scf.parallel (%{{.*}}) = (%c1) to (%c22) step (%c1) {
+// UNROLL-NEXT: scf.for %{{.*}} = %c2 to %c6 step %c1 {
+// UNROLL-NOT: arith.select
+// UNROLL: memref.load %arg1
+// UNROLL: memref.store %{{.*}}, %arg0
+// UNROLL: scf.for %{{.*}} = %c1 to %c7 step %c1 {
+// UNROLL-NOT: arith.select
+// UNROLL: memref.load %arg0
+// UNROLL: memref.store %{{.*}}, %arg1
+
 // LOOPS-LABEL: func.func @jacobi1d
 // LOOPS: scf.for %[[T:.*]] =
 // LOOPS: scf.parallel (%[[S0:.*]]) =

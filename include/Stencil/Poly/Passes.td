@@ -57,6 +57,9 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
            "Generate full tiles separately, without boundary conditions">,
     Option<"unroll", "unroll", "bool", "false",
            "Unroll the intra-tile time loop">,
+    Option<"testIgnoreDependences", "test-ignore-dependences", "bool", "false",
+           "For testing the verification only: tile with slopes 0, as if "
+           "there were no dependences (the check must then refuse)">,
   ];
 }
 
