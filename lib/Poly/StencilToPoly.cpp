@@ -73,13 +73,6 @@ struct StmtPlan {
   SmallVector<int64_t> lb, ub;
 };
 
-std::string formatVector(ArrayRef<int64_t> v) {
-  std::string s = "[";
-  for (auto [i, x] : llvm::enumerate(v))
-    s += (i ? ", " : "") + std::to_string(x);
-  return s + "]";
-}
-
 /// Builds the poly.scop of one region; on unsupported input reports why.
 class ScopBuilder {
 public:
@@ -112,7 +105,7 @@ private:
   std::string accessText(StringRef stmt, BufferRef buffer,
                          ArrayRef<int64_t> offset, ArrayRef<int64_t> dims);
   std::string tuple(StringRef stmt);
-  void buildStatement(OpBuilder &b, const StmtPlan &plan);
+  void buildStatement(OpBuilder &b, StmtPlan plan);
 
   Block &body;
   Block::iterator begin, end;
@@ -563,8 +556,7 @@ std::string ScopBuilder::accessText(StringRef stmt, BufferRef buffer,
   return s + "] }";
 }
 
-void ScopBuilder::buildStatement(OpBuilder &b, const StmtPlan &constPlan) {
-  StmtPlan plan = constPlan;
+void ScopBuilder::buildStatement(OpBuilder &b, StmtPlan plan) {
   Location loc = plan.apply ? plan.apply.getLoc() : loop ? loop.getLoc()
                                                          : begin->getLoc();
   std::string domain = "{ " + tuple(plan.name) + " : ";

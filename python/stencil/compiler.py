@@ -102,16 +102,17 @@ class ScalarArg:
 class Signature:
     name: str
     args: list = field(default_factory=list)
+    returns: bool = False  # the function returns values (not callable from Python)
 
 
-_FUNC_RE = re.compile(r"func\.func\s+@([\w$.]+)\((.*?)\)\s*(?:->|attributes|\{)", re.S)
+_FUNC_RE = re.compile(r"func\.func\s+@([\w$.]+)\((.*?)\)\s*(->|attributes|\{)", re.S)
 
 
 def _parse_signatures(lowered_text):
     """Signatures of the functions of a module after convert-stencil-to-loops."""
     sigs = {}
-    for name, args in _FUNC_RE.findall(lowered_text):
-        sig = Signature(name)
+    for name, args, after in _FUNC_RE.findall(lowered_text):
+        sig = Signature(name, returns=after == "->")
         for arg in filter(None, (a.strip() for a in args.split(","))):
             ty = arg.split(":", 1)[1].strip().split(" ")[0] if ":" in arg else arg
             m = re.fullmatch(r"memref<((?:[?\d]+x)*)(\w+)>", ty)

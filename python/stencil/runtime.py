@@ -84,6 +84,10 @@ class StencilLibrary:
         lowered shape and element type (updated in place); scalars take
         Python numbers."""
         sig = self.signature(name)
+        if sig.returns:
+            raise TypeError(f"@{name} returns values, which the Python runtime does not "
+                            "support: call a function without results (its fields are "
+                            "updated in place)")
         if len(args) != len(sig.args):
             raise TypeError(f"@{name} takes {len(sig.args)} arguments, got {len(args)}")
         cargs, keep = [], []
