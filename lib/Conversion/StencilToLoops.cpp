@@ -694,9 +694,16 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
               return lowerUnrealizedCast(o);
             })
             .Default([](Operation *other) {
-              if (isa<StencilDialect>(other->getDialect()))
+              if (isa_and_nonnull<StencilDialect>(other->getDialect()))
                 return LogicalResult(other->emitOpError(
                     "is not supported by --convert-stencil-to-loops"));
+              // Temps disappear in the lowering: an op of another dialect
+              // that uses one would be left with a dangling operand.
+              if (llvm::any_of(other->getOperandTypes(),
+                               llvm::IsaPred<TempType>))
+                return LogicalResult(other->emitOpError(
+                    "uses a stencil temp, which --convert-stencil-to-loops "
+                    "cannot lower"));
               return success();
             });
     if (failed(result))

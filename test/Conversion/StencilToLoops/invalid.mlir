@@ -1,4 +1,4 @@
-// RUN: stencil-opt %s --convert-stencil-to-loops -split-input-file -verify-diagnostics
+// RUN: stencil-opt %s --convert-stencil-to-loops -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
 func.func @no_shapes(%f: !stencil.field<[0,8]xf64>, %o: !stencil.field<[0,8]xf64>) {
   // expected-error @+1 {{'stencil.load' op has a temp with unknown bounds; run --stencil-shape-inference first}}
@@ -104,4 +104,14 @@ func.func @bufferized(%f: !stencil.field<[0,8]xf64>) {
   %l = stencil.load %b : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
   stencil.store %l to %f(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
   func.return
+}
+
+// -----
+
+// An op of another dialect that uses a temp (xDSL's tests use "test.op").
+func.func @foreign_temp_user(%f : !stencil.field<[0,8]xf64>) {
+  %l = stencil.load %f : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
+  // expected-error @+1 {{'test.op' op uses a stencil temp, which --convert-stencil-to-loops cannot lower}}
+  "test.op"(%l) : (!stencil.temp<[0,8]xf64>) -> ()
+  return
 }
