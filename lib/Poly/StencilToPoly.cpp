@@ -762,8 +762,16 @@ ScopOp ScopBuilder::build() {
     loop.replaceAllUsesWith(scop.getResults());
     loop.erase();
   } else {
-    for (Operation *op : llvm::reverse(regionOps))
+    // The region's ops and the unneeded ones among them (which may use the
+    // others), users first.
+    SmallVector<Operation *> dead;
+    for (auto it = begin; it != end; ++it)
+      if (llvm::is_contained(regionOps, &*it) || unneeded.contains(&*it))
+        dead.push_back(&*it);
+    for (Operation *op : llvm::reverse(dead)) {
+      op->dropAllUses();
       op->erase();
+    }
   }
   return scop;
 }

@@ -179,3 +179,20 @@ func.func @no_steps(%f : !stencil.field<[0,16]xf32>) {
   }
   return
 }
+
+// A sweep with an op whose result nothing needs (it reads an apply of the
+// region): it goes with the region (found by the fuzzer: a dangling use).
+// CHECK-LABEL: func.func @unneeded_combine
+// CHECK: poly.scop
+// CHECK-NOT: stencil.
+// CHECK: return
+func.func @unneeded_combine(%in : !stencil.field<[-4,68]xf64>, %out : !stencil.field<[-4,68]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-4,68]xf64> -> !stencil.temp<?xf64>
+  %b = stencil.apply(%y = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %l = stencil.access %y[-1] : !stencil.temp<?xf64>
+    stencil.return %l : f64
+  }
+  %u = stencil.combine 0 at 4 lower = (%b : !stencil.temp<?xf64>) upper = (%b : !stencil.temp<?xf64>) : !stencil.temp<?xf64>
+  stencil.store %b to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-4,68]xf64>
+  func.return
+}
