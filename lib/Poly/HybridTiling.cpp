@@ -727,7 +727,17 @@ static std::optional<isl::union_map>
 pairsWhereImages(isl::union_map deps, isl::union_map f,
                  llvm::function_ref<isl::map(isl::space)> order) {
   isl::union_map result = isl::union_map(deps.ctx(), "{ }");
-  isl::union_map images = f.product(f).intersect_domain(deps.wrap());
+  // Only the statement pairs that have dependences: the product of f with
+  // itself over all pairs grows with the square of the statements.
+  isl::union_map images = isl::union_map(deps.ctx(), "{ }");
+  for (isl::map dep : mapsOf(deps)) {
+    isl::union_map from = f.intersect_domain(
+        isl::union_set(isl::set::universe(dep.get_space().domain())));
+    isl::union_map to = f.intersect_domain(
+        isl::union_set(isl::set::universe(dep.get_space().range())));
+    images = images.unite(
+        from.product(to).intersect_domain(isl::union_map(dep).wrap()));
+  }
   for (isl::map m : mapsOf(images)) {
     isl::space pair = m.get_space().range().unwrap();
     isl::space from = pair.domain(), to = pair.range();
