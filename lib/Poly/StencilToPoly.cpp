@@ -422,6 +422,22 @@ LogicalResult ScopBuilder::analyze() {
         return fail(op, "a lower-rank load is stored");
     }
   decide();
+  // Every array a statement touches needs its box (the memref origin).
+  auto unbounded = [&](BufferRef ref) { return !arrays[ref.array].hasBox; };
+  for (StmtPlan &plan : stmts) {
+    bool bad = unbounded(plan.target) || (!plan.apply && unbounded(plan.copyFrom));
+    if (plan.apply)
+      for (Value operand : plan.apply.getArgs()) {
+        if (isa<FieldType>(operand.getType()))
+          bad |= unbounded(fieldBuffers.lookup(operand));
+        else if (isa<TempType>(operand.getType()))
+          bad |= unbounded(*sourceOf(operand));
+      }
+    if (bad)
+      return fail(plan.apply ? plan.apply.getOperation() : &*begin,
+                  "a field without bounds is accessed (stencil.cast it to "
+                  "bounds first)");
+  }
   for (Operation *op : regionOps)
     if (auto load = dyn_cast<LoadOp>(op); load && snapshots.contains(op) &&
         cast<TempType>(load.getRes().getType()).getRank() != rank)

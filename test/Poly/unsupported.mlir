@@ -113,3 +113,22 @@ func.func @call_in_loop(%a : !f, %b : !f) {
   }
   return
 }
+
+// -----
+
+// A field without bounds, read directly by an apply (found by the fuzzer).
+func.func @unbounded_field(%f : !stencil.field<?xf64>, %o : !stencil.field<[0,8]xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r:2 = scf.for %t = %c0 to %c2 step %c1 iter_args(%x = %o, %y = %f) -> (!stencil.field<[0,8]xf64>, !stencil.field<?xf64>) {
+    // expected-warning @+1 {{not converted to the polyhedral form: a field without bounds is accessed (stencil.cast it to bounds first)}}
+    %n = stencil.apply(%u = %y : !stencil.field<?xf64>) -> (!stencil.temp<[0,8]xf64>) {
+      %v = stencil.access %u[0] : !stencil.field<?xf64>
+      stencil.return %v : f64
+    }
+    stencil.store %n to %x(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
+    scf.yield %x, %y : !stencil.field<[0,8]xf64>, !stencil.field<?xf64>
+  }
+  return
+}
