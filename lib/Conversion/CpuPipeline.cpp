@@ -17,17 +17,18 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
   pm.addPass(stencil::createConvertStencilToLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // Software implementations of math ops LLVM has no intrinsic for (fpowi,
-  // ipowi, as Devito emits them).
-  pm.addPass(createConvertMathToFuncs());
   if (options.openmp) {
     pm.addPass(createConvertSCFToOpenMPPass());
     // The conversion wraps each parallel body in a memref.alloca_scope,
     // whose region must stay one block: the canonicalizer inlines the
     // scopes (the bodies allocate nothing) before the inner loops become
-    // control flow.
+    // control flow. It must see no calls there, which might allocate: so
+    // the math calls below come after it.
     pm.addPass(createCanonicalizerPass());
   }
+  // Software implementations of math ops LLVM has no intrinsic for (fpowi,
+  // ipowi, as Devito emits them).
+  pm.addPass(createConvertMathToFuncs());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
