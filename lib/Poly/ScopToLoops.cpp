@@ -28,6 +28,10 @@ struct ArrayStorage {
   SmallVector<int64_t> lb;
 };
 
+unsigned outputDims(const isl::pw_multi_aff &pma) {
+  return unsigned(isl_pw_multi_aff_dim(pma.get(), isl_dim_out));
+}
+
 /// memrefs[index] for an index value in [0, memrefs.size()).
 Value selectBuffer(OpBuilder &b, Location loc, ArrayRef<Value> memrefs,
                    Value index) {
@@ -80,10 +84,19 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
     memref::DeallocOp::create(after, loc, buffer);
   }
 
-  // Accesses: the write first, then the reads in block-argument order.
+  // Accesses: the write first, then the reads in block-argument order. isl
+  // builds the subscripts of one access per group of accesses that differ
+  // by a constant vector (the neighbours of a stencil point); the others are
+  // that access plus their offset. This keeps isl's simplification (of the
+  // buffer subscript too) and saves most of its work on wide stencils.
+  struct AccessRef {
+    unsigned built;                // index into StatementAccesses::accesses
+    SmallVector<int64_t> offset;   // added to its subscripts
+  };
   SmallVector<StatementAccesses> accesses;
   llvm::StringMap<StmtOp> stmts;
   llvm::StringMap<SmallVector<std::string>> arrayOf;
+  llvm::StringMap<SmallVector<AccessRef>> refsOf;
   try {
     for (StmtOp stmt : scop.getStatements()) {
       StatementAccesses &a = accesses.emplace_back();
@@ -92,10 +105,35 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
       SmallVector<StringRef> texts{stmt.getWrites()};
       for (Attribute read : stmt.getReads())
         texts.push_back(cast<StringAttr>(read).getValue());
+      SmallVector<std::string> builtArray;
       for (StringRef text : texts) {
         isl::map map(ctx, text.str());
-        arrayOf[a.name].push_back(map.range_tuple_id().name());
-        a.accesses.push_back(map.as_pw_multi_aff());
+        std::string array = map.range_tuple_id().name();
+        isl::pw_multi_aff access = map.as_pw_multi_aff();
+        arrayOf[a.name].push_back(array);
+        std::optional<AccessRef> ref;
+        for (unsigned b = 0; b < a.accesses.size() && !ref; ++b) {
+          if (builtArray[b] != array)
+            continue;
+          isl::pw_multi_aff diff = access.sub(a.accesses[b]);
+          AccessRef candidate{b, {}};
+          unsigned dims = outputDims(diff);
+          for (unsigned d = 0; d < dims; ++d) {
+            isl::pw_aff delta = diff.at(d);
+            if (isl_pw_aff_is_cst(delta.get()) != isl_bool_true)
+              break;
+            candidate.offset.push_back(delta.max_val().get_num_si());
+          }
+          if (candidate.offset.size() == dims)
+            ref = candidate;
+        }
+        if (!ref) {
+          ref = AccessRef{unsigned(a.accesses.size()),
+                          SmallVector<int64_t>(outputDims(access), 0)};
+          a.accesses.push_back(access);
+          builtArray.push_back(array);
+        }
+        refsOf[a.name].push_back(*ref);
       }
     }
   } catch (const isl::exception &e) {
@@ -115,7 +153,15 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
     // The memref and indices of access i.
     auto locate = [&](unsigned i, Value &memref, SmallVector<Value> &idx) {
       const ArrayStorage &s = arrays[arrayOf[name][i]];
-      ArrayRef<Value> sub = subscripts[i];
+      const AccessRef &ref = refsOf[name][i];
+      SmallVector<Value> shifted;
+      for (auto [v, off] : llvm::zip(subscripts[ref.built], ref.offset))
+        shifted.push_back(off == 0 ? v
+                                   : arith::AddIOp::create(
+                                         eb, l, v,
+                                         arith::ConstantIndexOp::create(eb, l, off))
+                                         .getResult());
+      ArrayRef<Value> sub = shifted;
       if (s.memrefs.size() > 1) {
         memref = selectBuffer(eb, l, s.memrefs, sub.front());
         sub = sub.drop_front();

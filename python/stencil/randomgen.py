@@ -264,7 +264,7 @@ def random_program(rng, index):
     return prog
 
 
-def random_hex_options(rng, path, rank):
+def random_hex_options(rng, path, rank, max_multiple=3):
     """Random --hex-tile options valid for the program in `path`, and whether
     the program has a time loop that --stencil-to-poly accepts."""
     import re
@@ -277,7 +277,7 @@ def random_hex_options(rng, path, rank):
     chunks = proc.stdout.split("poly.scop")[1:]
     scops = [c for c in chunks if c.startswith(" steps(")]
     k = max([len(re.findall(r"poly\.stmt @", c)) for c in scops] + [1])
-    h = k * rng.randint(1, 3) - 1
+    h = k * rng.randint(1, max_multiple) - 1
     # Offsets are at most 3 and every dependence advances time by at least
     # one canonical step, so the slopes are at most 3: w0 = 4 is convex.
     widths = [rng.randint(4, 9) if d == 0 else rng.randint(1, 9) for d in range(rank)]
