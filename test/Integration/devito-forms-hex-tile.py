@@ -5,7 +5,7 @@
 # new user would (defaults) and must match its numpy reference bit for
 # bit, and with small random tile sizes (many full and partial tiles, OpenMP;
 # for the staggered schemes, with 5-9 statements per step, the smallest time
-# tile, as exact verification of larger ones takes long).
+# tile and, in 3D, order 2 only, as exact verification takes seconds there).
 import os
 import random
 import subprocess
@@ -29,6 +29,10 @@ for family, order, shape, steps in df.SUITE:
         (prog.name, poly.stderr)
     df.check_program(prog, workdir, (False,), seed=5, xdsl=False,
                      extra_passes=("hex-tile",))
+    if family == "elastic3d" and order > 2:
+        # 9 statements per step: each exact verification takes seconds.
+        print(f"ok {prog.name} hex-tiled (defaults)")
+        continue
     options, _ = random_hex_options(rng, path, len(shape),
                                     1 if family.startswith("elastic") else 3)
     df.check_program(prog, workdir, (True,), seed=6, xdsl=False,
