@@ -375,74 +375,41 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
   LogicalResult status = success();
   buildLoops(b, loc, lb, ub, unroll, [&](OpBuilder &nb, Location l,
                                          ValueRange point) {
-    // Clone the body, then rewrite its stencil ops wherever they are nested
-    // (accesses may sit inside scf.if and other regions).
-    for (Operation &inner : op.getBody()->without_terminator())
-      nb.clone(inner, mapping);
-    Block *loopBody = nb.getInsertionBlock();
-    SmallVector<Operation *> stencilOps;
-    loopBody->walk([&](Operation *o) {
-      if (isa<AccessOp, DynAccessOp, IndexOp, StoreResultOp>(o))
-        stencilOps.push_back(o);
-    });
-    // What each rewritten op stands for, for the return operands (a null
-    // value: an empty store_result, leave the point unwritten).
-    DenseMap<Value, Value> resolved;
-    auto resolve = [&](Value from, Value to) {
-      from.replaceAllUsesWith(to);
-      resolved[from] = to;
-    };
-    for (Operation *o : stencilOps) {
-      OpBuilder ob(o);
-      Location ol = o->getLoc();
-      if (auto access = dyn_cast<AccessOp>(o)) {
-        const Storage &s = argStorage[cast<BlockArgument>(access.getTemp())];
-        SmallVector<int64_t> off = access.getApplyOffset(rank);
-        SmallVector<int64_t> dims = access.getOperandDims(rank);
-        SmallVector<Value> idx(s.origin.size());
-        for (unsigned d = 0; d < rank; ++d)
-          if (dims[d] >= 0)
-            idx[dims[d]] =
-                addConst(ob, ol, point[d], off[d] - s.origin[dims[d]]);
-        resolve(access.getRes(),
-                memref::LoadOp::create(ob, ol, s.memref, idx));
-      } else if (auto dyn = dyn_cast<DynAccessOp>(o)) {
-        const Storage &s = argStorage[cast<BlockArgument>(dyn.getTemp())];
-        SmallVector<Value> idx;
-        for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
-          idx.push_back(addConst(ob, ol, v, -s.origin[d]));
-        resolve(dyn.getRes(), memref::LoadOp::create(ob, ol, s.memref, idx));
-      } else if (auto index = dyn_cast<IndexOp>(o)) {
-        int64_t d = index.getDimValue();
-        resolve(index.getIdx(),
-                addConst(ob, ol, point[d], index.getOffset()[d]));
-      } else if (auto result = cast<StoreResultOp>(o); result.getArg()) {
-        // Results that flow through nested regions (scf.if) take the
-        // element type.
-        for (OpOperand &use : result.getRes().getUses())
-          if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner()))
-            yield->getParentOp()
-                ->getResult(use.getOperandNumber())
-                .setType(result.getArg().getType());
-        resolve(result.getRes(), result.getArg());
-      } else if (result->getBlock() != loopBody) {
-        status = result.emitOpError("without a value is only supported "
-                                    "directly in the apply body");
-      } else {
-        resolved[result.getRes()] = Value();
-      }
-    }
-    for (Operation *o : llvm::reverse(stencilOps)) {
-      o->dropAllUses();
-      o->erase();
+    // The body, with accesses turned into loads of the operands' storage.
+    FailureOr<SmallVector<Value>> returned = cloneApplyBody(
+        nb, op, mapping, [&](OpBuilder &ob, Operation *o) -> Value {
+          Location ol = o->getLoc();
+          if (auto access = dyn_cast<AccessOp>(o)) {
+            const Storage &s =
+                argStorage[cast<BlockArgument>(access.getTemp())];
+            SmallVector<int64_t> off = access.getApplyOffset(rank);
+            SmallVector<int64_t> dims = access.getOperandDims(rank);
+            SmallVector<Value> idx(s.origin.size());
+            for (unsigned d = 0; d < rank; ++d)
+              if (dims[d] >= 0)
+                idx[dims[d]] =
+                    addConst(ob, ol, point[d], off[d] - s.origin[dims[d]]);
+            return memref::LoadOp::create(ob, ol, s.memref, idx);
+          }
+          if (auto dyn = dyn_cast<DynAccessOp>(o)) {
+            const Storage &s = argStorage[cast<BlockArgument>(dyn.getTemp())];
+            SmallVector<Value> idx;
+            for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
+              idx.push_back(addConst(ob, ol, v, -s.origin[d]));
+            return memref::LoadOp::create(ob, ol, s.memref, idx);
+          }
+          auto index = cast<IndexOp>(o);
+          int64_t d = index.getDimValue();
+          return addConst(ob, ol, point[d], index.getOffset()[d]);
+        });
+    if (failed(returned)) {
+      status = failure();
+      return;
     }
     // Result r of unrolled point p is return operand r * factor + p; the
     // points of the unroll box are numbered in row-major order.
-    for (auto [i, v] : llvm::enumerate(ret.getArg())) {
+    for (auto [i, value] : llvm::enumerate(*returned)) {
       unsigned r = i / factor, p = i % factor;
-      Value value = mapping.lookupOrDefault(v);
-      if (auto it = resolved.find(value); it != resolved.end())
-        value = it->second;
       if (!value)
         continue;
       SmallVector<int64_t> off(rank);

@@ -2,6 +2,7 @@
 
 #include "Stencil/IR/StencilOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -13,6 +14,66 @@ static void printStoreBounds(OpAsmPrinter &p, Operation *, BoundsAttr bounds);
 
 #define GET_OP_CLASSES
 #include "Stencil/IR/StencilOps.cpp.inc"
+
+FailureOr<SmallVector<Value>> mlir::stencil::cloneApplyBody(
+    OpBuilder &b, ApplyOp apply, IRMapping &mapping,
+    function_ref<Value(OpBuilder &, Operation *)> rewrite) {
+  Block *block = b.getInsertionBlock();
+  Block::iterator first = b.getInsertionPoint();
+  bool atStart = first == block->begin();
+  Operation *before = atStart ? nullptr : &*std::prev(first);
+  for (Operation &inner : apply.getBody()->without_terminator())
+    b.clone(inner, mapping);
+  // The cloned ops, wherever nested (accesses may sit inside scf.if).
+  SmallVector<Operation *> stencilOps;
+  for (auto it = atStart ? block->begin() : std::next(before->getIterator());
+       it != b.getInsertionPoint(); ++it)
+    it->walk([&](Operation *o) {
+      if (isa<AccessOp, DynAccessOp, IndexOp, StoreResultOp>(o))
+        stencilOps.push_back(o);
+    });
+  // What each replaced op stands for, for the return operands.
+  DenseMap<Value, Value> resolved;
+  LogicalResult status = success();
+  for (Operation *o : stencilOps) {
+    auto result = dyn_cast<StoreResultOp>(o);
+    if (!result) {
+      OpBuilder ob(o);
+      Value to = rewrite(ob, o);
+      o->getResult(0).replaceAllUsesWith(to);
+      resolved[o->getResult(0)] = to;
+    } else if (result.getArg()) {
+      // Results that flow through nested regions (scf.if) take the
+      // element type.
+      for (OpOperand &use : result.getRes().getUses())
+        if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner()))
+          yield->getParentOp()
+              ->getResult(use.getOperandNumber())
+              .setType(result.getArg().getType());
+      result.getRes().replaceAllUsesWith(result.getArg());
+      resolved[result.getRes()] = result.getArg();
+    } else if (result->getBlock() != block) {
+      status = result.emitOpError("without a value is only supported "
+                                  "directly in the apply body");
+    } else {
+      resolved[result.getRes()] = Value();
+    }
+  }
+  for (Operation *o : llvm::reverse(stencilOps)) {
+    o->dropAllUses();
+    o->erase();
+  }
+  if (failed(status))
+    return failure();
+  SmallVector<Value> returned;
+  for (Value v : apply.getReturnOp().getArg()) {
+    Value value = mapping.lookupOrDefault(v);
+    if (auto it = resolved.find(value); it != resolved.end())
+      value = it->second;
+    returned.push_back(value);
+  }
+  return returned;
+}
 
 llvm::DenseSet<Operation *> mlir::stencil::findUnneededTempOps(Block &block) {
   llvm::DenseSet<Operation *> unneeded;

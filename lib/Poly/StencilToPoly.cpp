@@ -653,48 +653,26 @@ void ScopBuilder::buildStatement(OpBuilder &b, StmtPlan plan) {
        llvm::zip(apply.getArgs(), apply.getBody()->getArguments()))
     if (!isa<FieldType, TempType>(operand.getType()))
       mapping.map(arg, operand);
-  for (Operation &inner : apply.getBody()->without_terminator())
-    sb.clone(inner, mapping);
-  SmallVector<Operation *> stencilOps;
-  block->walk([&](Operation *o) {
-    if (isa<AccessOp, IndexOp, StoreResultOp>(o))
-      stencilOps.push_back(o);
-  });
-  // What each replaced op stands for, for the returned value.
-  DenseMap<Value, Value> resolved;
-  auto resolve = [&](Value from, Value to) {
-    from.replaceAllUsesWith(to);
-    resolved[from] = to;
-  };
-  for (Operation *o : stencilOps) {
-    OpBuilder ob(o);
-    if (auto access = dyn_cast<AccessOp>(o)) {
-      unsigned operand = cast<BlockArgument>(access.getTemp()).getArgNumber();
-      unsigned i = readIndex[{operand, access.getApplyOffset(rank)}];
-      resolve(access.getRes(), block->getArgument(i));
-    } else if (auto index = dyn_cast<IndexOp>(o)) {
-      int64_t d = index.getDimValue();
-      Value v = coords[d];
-      if (int64_t off = index.getOffset()[d])
-        v = arith::AddIOp::create(
-            ob, o->getLoc(), v,
-            arith::ConstantIndexOp::create(ob, o->getLoc(), off));
-      resolve(index.getIdx(), v);
-    } else {
-      auto result = cast<StoreResultOp>(o);
-      for (OpOperand &use : result.getRes().getUses())
-        if (auto yield = dyn_cast<scf::YieldOp>(use.getOwner()))
-          yield->getParentOp()
-              ->getResult(use.getOperandNumber())
-              .setType(result.getArg().getType());
-      resolve(result.getRes(), result.getArg());
-    }
-  }
-  for (Operation *o : llvm::reverse(stencilOps))
-    o->erase();
-  Value ret = mapping.lookupOrDefault(apply.getReturnOp().getArg()[plan.result]);
-  while (resolved.count(ret))
-    ret = resolved[ret];
+  // Accesses become the block arguments of their reads, indices the
+  // coordinates (dynamic accesses and empty store_results were refused).
+  FailureOr<SmallVector<Value>> returned = cloneApplyBody(
+      sb, apply, mapping, [&](OpBuilder &ob, Operation *o) -> Value {
+        if (auto access = dyn_cast<AccessOp>(o)) {
+          unsigned operand =
+              cast<BlockArgument>(access.getTemp()).getArgNumber();
+          return block->getArgument(
+              readIndex[{operand, access.getApplyOffset(rank)}]);
+        }
+        auto index = cast<IndexOp>(o);
+        int64_t d = index.getDimValue();
+        Value v = coords[d];
+        if (int64_t off = index.getOffset()[d])
+          v = arith::AddIOp::create(
+              ob, o->getLoc(), v,
+              arith::ConstantIndexOp::create(ob, o->getLoc(), off));
+        return v;
+      });
+  Value ret = (*returned)[plan.result];
   YieldOp::create(sb, loc, ret);
   stmt.setReadsAttr(b.getArrayAttr(reads));
 }

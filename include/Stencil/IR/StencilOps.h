@@ -16,6 +16,7 @@
 #define GET_OP_CLASSES
 #include "Stencil/IR/StencilOps.h.inc"
 
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::stencil {
@@ -25,6 +26,17 @@ namespace mlir::stencil {
 /// other such ops. Frontends leave them behind (Devito loads every field
 /// right after storing it); passes ignore them and the lowering drops them.
 llvm::DenseSet<Operation *> findUnneededTempOps(Block &block);
+
+/// Clones the body of `apply` without its terminator at the insertion point
+/// of `b` (block arguments mapped through `mapping`), then replaces every
+/// cloned stencil.access, stencil.dyn_access and stencil.index, wherever it
+/// is nested, by the value `rewrite` builds (with a builder placed before
+/// it), and every stencil.store_result by its value. Returns the values of
+/// the return operands: null for an empty store_result (the point is left
+/// unwritten), which is an error when it is nested in a region.
+FailureOr<SmallVector<Value>>
+cloneApplyBody(OpBuilder &b, ApplyOp apply, IRMapping &mapping,
+               function_ref<Value(OpBuilder &, Operation *)> rewrite);
 
 } // namespace mlir::stencil
 
