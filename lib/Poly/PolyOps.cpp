@@ -82,6 +82,18 @@ LogicalResult StmtOp::verify() {
         !access->has_range_tuple_id())
       return emitOpError("access '")
              << text << "' must map " << getSymName() << " to a named array";
+    // The array exists, and the access has one subscript per dimension
+    // (plus the buffer subscript of several rotating buffers).
+    std::string name = access->range_tuple_id().name();
+    auto array = dyn_cast_or_null<ArrayOp>(
+        mlir::SymbolTable::lookupSymbolIn((*this)->getParentOp(), name));
+    if (!array)
+      return emitOpError("access '") << text << "' names no poly.array";
+    unsigned subscripts = array.getRank() + (array.getBuffers().size() > 1);
+    if (access->range_tuple_dim() != subscripts)
+      return emitOpError("access '")
+             << text << "' needs " << subscripts << " subscripts for @"
+             << name;
     return success();
   };
   if (failed(checkAccess(getWrites())))

@@ -1,6 +1,6 @@
 // Regions outside the polyhedral class stay as they are, with a warning that
 // says why; the reference lowering still handles them.
-// RUN: stencil-opt %s --stencil-to-poly -split-input-file -verify-diagnostics | FileCheck %s
+// RUN: stencil-opt %s --stencil-to-poly -split-input-file -verify-diagnostics -allow-unregistered-dialect | FileCheck %s
 
 !f = !stencil.field<[-1,17]xf64>
 !t = !stencil.temp<[0,16]xf64>
@@ -130,5 +130,171 @@ func.func @unbounded_field(%f : !stencil.field<?xf64>, %o : !stencil.field<[0,8]
     stencil.store %n to %x(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
     scf.yield %x, %y : !stencil.field<[0,8]xf64>, !stencil.field<?xf64>
   }
+  return
+}
+
+// -----
+
+!f = !stencil.field<[-1,17]xf64>
+func.func @scalar_iter_arg(%a : !f, %b : !f) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %z = arith.constant 0.0 : f64
+  // expected-warning @+1 {{not converted to the polyhedral form: the time loop carries a value that is not a field}}
+  %r:3 = scf.for %t = %c0 to %c8 step %c1 iter_args(%x = %a, %y = %b, %s = %z) -> (!f, !f, f64) {
+    %l = stencil.load %x : !f -> !stencil.temp<?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[-1] : !stencil.temp<?xf64>
+      stencil.return %v : f64
+    }
+    stencil.store %n to %y(<[0], [16]>) : !stencil.temp<?xf64> to !f
+    scf.yield %y, %x, %s : !f, !f, f64
+  }
+  return
+}
+
+// -----
+
+!f = !stencil.field<[-1,17]xf64>
+func.func @yield_outer_field(%a : !f, %b : !f) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r:2 = scf.for %t = %c0 to %c8 step %c1 iter_args(%x = %a, %y = %b) -> (!f, !f) {
+    %l = stencil.load %x : !f -> !stencil.temp<?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[-1] : !stencil.temp<?xf64>
+      stencil.return %v : f64
+    }
+    stencil.store %n to %y(<[0], [16]>) : !stencil.temp<?xf64> to !f
+    // expected-warning @+1 {{not converted to the polyhedral form: the time loop must yield a permutation of its field arguments}}
+    scf.yield %y, %a : !f, !f
+  }
+  return
+}
+
+// -----
+
+!f = !stencil.field<[-1,17]xf64>
+func.func @init_used_directly(%a : !f, %b : !f) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r:2 = scf.for %t = %c0 to %c8 step %c1 iter_args(%x = %a, %y = %b) -> (!f, !f) {
+    // expected-warning @+1 {{not converted to the polyhedral form: a field is used both directly and as a time-loop argument (they would alias)}}
+    %l = stencil.load %a : !f -> !stencil.temp<?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[-1] : !stencil.temp<?xf64>
+      stencil.return %v : f64
+    }
+    stencil.store %n to %y(<[0], [16]>) : !stencil.temp<?xf64> to !f
+    scf.yield %y, %x : !f, !f
+  }
+  return
+}
+
+// -----
+
+!f = !stencil.field<[-1,17]x[-1,17]xf64>
+func.func @unrolled(%a : !f, %b : !f) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r:2 = scf.for %t = %c0 to %c8 step %c1 iter_args(%x = %a, %y = %b) -> (!f, !f) {
+    %l = stencil.load %x : !f -> !stencil.temp<?x?xf64>
+    // expected-warning @+1 {{not converted to the polyhedral form: an unrolled apply is not supported}}
+    %n = stencil.apply(%u = %l : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
+      %v = stencil.access %u[-1, 0] : !stencil.temp<?x?xf64>
+      %w = stencil.access %u[-1, 1] : !stencil.temp<?x?xf64>
+      stencil.return %v, %w unroll <[1, 2]> : f64, f64
+    }
+    stencil.store %n to %y(<[0, 0], [16, 16]>) : !stencil.temp<?x?xf64> to !f
+    scf.yield %y, %x : !f, !f
+  }
+  return
+}
+
+// -----
+
+!f1 = !stencil.field<[-1,17]xf64>
+!f2 = !stencil.field<[-1,17]x[-1,17]xf64>
+func.func @ranks(%a : !f1, %b : !f1, %c : !f2, %d : !f2) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r:4 = scf.for %t = %c0 to %c8 step %c1 iter_args(%x = %a, %y = %b, %p = %c, %q = %d) -> (!f1, !f1, !f2, !f2) {
+    %l = stencil.load %x : !f1 -> !stencil.temp<?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[-1] : !stencil.temp<?xf64>
+      stencil.return %v : f64
+    }
+    stencil.store %n to %y(<[0], [16]>) : !stencil.temp<?xf64> to !f1
+    %m = stencil.load %p : !f2 -> !stencil.temp<?x?xf64>
+    // expected-warning @+1 {{not converted to the polyhedral form: applies of different ranks in one region}}
+    %o = stencil.apply(%u = %m : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
+      %v = stencil.access %u[-1, 0] : !stencil.temp<?x?xf64>
+      stencil.return %v : f64
+    }
+    stencil.store %o to %q(<[0, 0], [16, 16]>) : !stencil.temp<?x?xf64> to !f2
+    scf.yield %y, %x, %q, %p : !f1, !f1, !f2, !f2
+  }
+  return
+}
+
+// -----
+
+!f = !stencil.field<[-1,17]xf64>
+func.func @copy_only(%a : !f, %b : !f) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  // expected-warning @+1 {{not converted to the polyhedral form: the region computes nothing}}
+  %r:2 = scf.for %t = %c0 to %c8 step %c1 iter_args(%x = %a, %y = %b) -> (!f, !f) {
+    %l = stencil.load %x : !f -> !stencil.temp<?xf64>
+    stencil.store %l to %y(<[0], [16]>) : !stencil.temp<?xf64> to !f
+    scf.yield %y, %x : !f, !f
+  }
+  return
+}
+
+// -----
+
+!f = !stencil.field<[0,16]xf64>
+func.func @combine_in_loop(%a : !f, %b : !f) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %r:2 = scf.for %t = %c0 to %c8 step %c1 iter_args(%x = %a, %y = %b) -> (!f, !f) {
+    %l = stencil.load %x : !f -> !stencil.temp<?xf64>
+    %lo = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[0] : !stencil.temp<?xf64>
+      stencil.return %v : f64
+    }
+    %hi = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[0] : !stencil.temp<?xf64>
+      %w = arith.addf %v, %v : f64
+      stencil.return %w : f64
+    }
+    // expected-warning @+1 {{not converted to the polyhedral form: 'stencil.combine' is not supported in the polyhedral form}}
+    %c = stencil.combine 0 at 8 lower = (%lo : !stencil.temp<?xf64>) upper = (%hi : !stencil.temp<?xf64>) : !stencil.temp<?xf64>
+    stencil.store %c to %y(<[0], [16]>) : !stencil.temp<?xf64> to !f
+    scf.yield %y, %x : !f, !f
+  }
+  return
+}
+
+// -----
+
+!f = !stencil.field<[0,16]xf64>
+func.func @temp_used_outside(%a : !f, %b : !f) {
+  %l = stencil.load %a : !f -> !stencil.temp<[0,16]xf64>
+  %n = stencil.apply(%u = %l : !stencil.temp<[0,16]xf64>) -> (!stencil.temp<[0,16]xf64>) {
+    %v = stencil.access %u[0] : !stencil.temp<[0,16]xf64>
+    stencil.return %v : f64
+  }
+  stencil.store %n to %b(<[0], [16]>) : !stencil.temp<[0,16]xf64> to !f
+  // expected-warning @+1 {{not converted to the polyhedral form: a temp of the region is used outside it}}
+  "test.use"(%n) : (!stencil.temp<[0,16]xf64>) -> ()
   return
 }
