@@ -1,6 +1,7 @@
 //===- CpuPipeline.cpp - stencil program to the LLVM dialect for the CPU ---===//
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Poly/Passes.h"
 #include "Stencil/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -14,9 +15,22 @@ using namespace mlir;
 void stencil::buildStencilCpuPipeline(OpPassManager &pm,
                                       const CpuPipelineOptions &options) {
   pm.addPass(stencil::createStencilShapeInference());
+  if (options.emulateGpu) {
+    poly::PolyToGpuOptions mapping;
+    mapping.threads.assign(options.threads.begin(), options.threads.end());
+    pm.addPass(poly::createPolyToGpu(mapping));
+  }
   pm.addPass(stencil::createConvertStencilToLoops());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  if (options.emulateGpu) {
+    StencilParallelToGpuOptions launches;
+    launches.blockSizes.assign(options.blockSizes.begin(), options.blockSizes.end());
+    pm.addPass(stencil::createStencilParallelToGpu(launches));
+    pm.addPass(stencil::createStencilGpuEmulate({options.openmp}));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   if (options.openmp) {
     pm.addPass(createConvertSCFToOpenMPPass());
     // The conversion wraps each parallel body in a memref.alloca_scope,

@@ -23,4 +23,5 @@ void mlir::registerStencilPasses() {
   stencil::registerStencilConversionPasses();
   stencil::poly::registerStencilPolyPasses();
   stencil::registerStencilCpuPipeline();
+  stencil::registerStencilGpuPipeline();
 }

@@ -6,6 +6,8 @@
 #include "Stencil/IR/StencilOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Pass/Pass.h"
@@ -26,7 +28,70 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                       llvm::cl::desc("Run the points of each apply in "
                                      "parallel with OpenMP"),
                       llvm::cl::init(false)};
+  Option<bool> emulateGpu{
+      *this, "emulate-gpu",
+      llvm::cl::desc("Lower through the GPU mapping (tiled scops with "
+                     "poly-to-gpu, the rest with stencil-parallel-to-gpu) and "
+                     "run the kernels on the CPU (stencil-gpu-emulate): the "
+                     "CPU executor of the GPU code"),
+      llvm::cl::init(false)};
+  ListOption<int64_t> blockSizes{
+      *this, "block-sizes",
+      llvm::cl::desc("With emulate-gpu: stencil-parallel-to-gpu block sizes")};
+  ListOption<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu threads per block")};
 };
+
+/// Options of `convert-to-gpu`, the pipeline from a stencil program (untiled
+/// or tiled) to a module whose kernels are a cubin and whose host code is in
+/// the LLVM dialect.
+struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("GPU architecture"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{
+      *this, "features",
+      llvm::cl::desc("PTX features of the NVVM target (LLVM 22 needs at "
+                     "least +ptx80 for sm_90)"),
+      llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Kernel format: 'bin' (cubin, needs ptxas), 'isa' (PTX "
+                     "text), 'auto' (a cubin when ptxas is found, else PTX)"),
+      llvm::cl::init("auto")};
+  Option<unsigned> optLevel{*this, "O",
+                            llvm::cl::desc("Optimization level of the kernels"),
+                            llvm::cl::init(3)};
+  Option<bool> contract{
+      *this, "fma",
+      llvm::cl::desc("Allow contracting multiplies and adds into FMA in the "
+                     "kernels (results then differ from the CPU reference)"),
+      llvm::cl::init(false)};
+  ListOption<int64_t> blockSizes{
+      *this, "block-sizes",
+      llvm::cl::desc("Threads per block (x = innermost dimension, y, z) of "
+                     "the kernels of untiled applies")};
+  ListOption<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("Threads per block (x, y, z) of hex-tiled kernels")};
+  Option<bool> unroll{
+      *this, "unroll",
+      llvm::cl::desc("Unroll each thread's point loops in hex-tiled kernels"),
+      llvm::cl::init(true)};
+  Option<bool> hostToLLVM{
+      *this, "host-to-llvm",
+      llvm::cl::desc("Lower the host code to the LLVM dialect (else stop "
+                     "after the cubin is built)"),
+      llvm::cl::init(true)};
+};
+
+/// shape inference -> poly-to-gpu / convert-stencil-to-loops ->
+/// stencil-parallel-to-gpu -> kernel outlining -> NVVM -> cubin -> host code
+/// to the LLVM dialect.
+void buildStencilGpuPipeline(OpPassManager &pm,
+                             const GpuPipelineOptions &options);
+/// Registers `convert-to-gpu`.
+void registerStencilGpuPipeline();
 
 /// shape inference -> convert-stencil-to-loops -> LLVM dialect.
 void buildStencilCpuPipeline(OpPassManager &pm,

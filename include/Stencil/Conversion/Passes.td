@@ -29,4 +29,72 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "::mlir::ModuleOp">
   ];
 }
 
+def StencilParallelToGpu : Pass<"stencil-parallel-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Map the parallel point loops of the reference lowering to "
+                "GPU kernels (gpu.launch)";
+  let description = [{
+    Every outermost `scf.parallel` outside a `gpu.launch` (one per apply and
+    time step after `convert-stencil-to-loops`) becomes one `gpu.launch`:
+    the innermost loop dimension maps to `x` (coalesced accesses), the next
+    ones to `y` and `z`, further outer dimensions become a loop in the
+    kernel; a guard drops the threads past the loop bounds. Host
+    `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`, since
+    the kernels read and write device memory. Host code that still reads or
+    writes memref elements is an error. The module is marked
+    `gpu.container_module`.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect"
+  ];
+  let options = [
+    ListOption<"blockSizes", "block-sizes", "int64_t",
+               "Threads per block along x (innermost dimension), y, z; "
+               "default 256 (1D), 32,8 (2D), 32,4,4 (3D)">
+  ];
+}
+
+def StencilGpuEmulate : Pass<"stencil-gpu-emulate", "::mlir::ModuleOp"> {
+  let summary = "Run GPU-mapped code on the CPU: gpu.launch to loops";
+  let description = [{
+    The CPU executor of the mapped form. Each `gpu.launch` becomes a loop
+    nest over its blocks (`scf.parallel` with `parallel-blocks`, else
+    `scf.for`); inside a block, the threads run one after the other between
+    barriers: every straight-line stretch of the body between `gpu.barrier`
+    ops is wrapped in loops over the thread ids, and control flow that
+    contains a barrier is kept and entered once per block, which requires
+    its bounds and conditions to be the same for all threads (else: an
+    error). Block/thread ids and dimensions become the loop indices and the
+    launch sizes. Memory stays where it is: `gpu.alloc`/`gpu.dealloc`
+    become `memref.alloc`/`memref.dealloc`.
+  }];
+  let dependentDialects = [
+    "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+  let options = [
+    Option<"parallelBlocks", "parallel-blocks", "bool", "false",
+           "Run the blocks of a launch as scf.parallel (OpenMP)">
+  ];
+}
+
+def StencilGpuExactMath : Pass<"stencil-gpu-exact-math", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Keep kernel arithmetic bit-exact with the CPU reference";
+  let description = [{
+    Runs on outlined kernels before `convert-gpu-to-nvvm`. `math.sqrt`
+    becomes `llvm.intr.sqrt`, which NVPTX compiles to the correctly rounded
+    `sqrt.rn` (libdevice's `__nv_sqrtf`, the default lowering, is
+    approximate unless precise square roots are requested). Floating-point
+    arithmetic without fastmath flags stays uncontracted: NVPTX then emits
+    `mul.rn`/`add.rn`, which ptxas does not fuse either. With `fma`, the
+    `contract` flag is added to `arith.mulf`/`addf`/`subf` so that
+    multiply-adds become FMA instructions (faster, not bit-exact).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"contract", "fma", "bool", "false",
+           "Allow contraction into FMA (results may differ from the CPU)">
+  ];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

@@ -1,0 +1,118 @@
+//===- GpuPipeline.cpp - stencil program to a cubin and host code ----------===//
+//
+// `convert-to-gpu`: the mapped form (hex-tiled scops through poly-to-gpu,
+// everything else through the reference lowering and
+// stencil-parallel-to-gpu), then upstream's NVVM lowering, which outlines
+// the kernels, serializes them with ptxas and lowers the host code to the
+// LLVM dialect with calls into the GPU runtime (lib/Runtime).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Poly/Passes.h"
+#include "Stencil/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/GPU/Pipelines/Passes.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <cstdlib>
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_STENCILGPUEXACTMATH
+#include "Stencil/Conversion/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+
+namespace {
+struct StencilGpuExactMath final
+    : stencil::impl::StencilGpuExactMathBase<StencilGpuExactMath> {
+  using StencilGpuExactMathBase::StencilGpuExactMathBase;
+
+  void runOnOperation() override {
+    getOperation().walk([&](Operation *op) {
+      if (auto sqrt = dyn_cast<math::SqrtOp>(op)) {
+        OpBuilder b(sqrt);
+        Value exact = LLVM::SqrtOp::create(b, sqrt.getLoc(), sqrt.getOperand());
+        sqrt.replaceAllUsesWith(exact);
+        sqrt.erase();
+        return;
+      }
+      if (!contract || !isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op))
+        return;
+      auto fmf = cast<arith::ArithFastMathInterface>(op);
+      auto flags = fmf.getFastMathFlagsAttr().getValue() |
+                   arith::FastMathFlags::contract;
+      op->setAttr(fmf.getFastMathAttrName(),
+                  arith::FastMathFlagsAttr::get(op->getContext(), flags));
+    });
+  }
+};
+
+/// Whether ptxas can be found the way the NVVM target looks for it: in the
+/// CUDA toolkit (CUDA_ROOT, CUDA_HOME, CUDA_PATH, /usr/local/cuda), else on
+/// PATH.
+bool havePtxas() {
+  for (const char *env : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *dir = std::getenv(env)) {
+      SmallString<128> path(dir);
+      llvm::sys::path::append(path, "bin", "ptxas");
+      if (llvm::sys::fs::can_execute(path))
+        return true;
+    }
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
+    return true;
+  return static_cast<bool>(llvm::sys::findProgramByName("ptxas"));
+}
+} // namespace
+
+void stencil::buildStencilGpuPipeline(OpPassManager &pm,
+                                      const GpuPipelineOptions &options) {
+  pm.addPass(stencil::createStencilShapeInference());
+  poly::PolyToGpuOptions mapping;
+  mapping.threads.assign(options.threads.begin(), options.threads.end());
+  mapping.unroll = options.unroll;
+  pm.addPass(poly::createPolyToGpu(mapping));
+  pm.addPass(stencil::createConvertStencilToLoops());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  StencilParallelToGpuOptions launches;
+  launches.blockSizes.assign(options.blockSizes.begin(), options.blockSizes.end());
+  pm.addPass(stencil::createStencilParallelToGpu(launches));
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      stencil::createStencilGpuExactMath({options.contract}));
+  // fpowi/ipowi (as Devito emits them) have no NVVM lowering: software
+  // versions inside the kernel module.
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToFuncs());
+  if (!options.hostToLLVM) {
+    pm.addPass(createCanonicalizerPass());
+    return;
+  }
+  gpu::GPUToNVVMPipelineOptions nvvm;
+  nvvm.cubinChip = options.chip;
+  nvvm.cubinFeatures = options.features;
+  std::string format = options.format;
+  if (format == "auto")
+    format = havePtxas() ? "bin" : "isa";
+  nvvm.cubinFormat = format;
+  nvvm.optLevel = options.optLevel;
+  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
+void stencil::registerStencilGpuPipeline() {
+  PassPipelineRegistration<GpuPipelineOptions>(
+      "convert-to-gpu",
+      "Lower a stencil program (untiled, or tiled by --hex-tile) to GPU "
+      "kernels in a cubin (PTX without ptxas) and host code in the LLVM "
+      "dialect that launches them through the stencil CUDA runtime",
+      buildStencilGpuPipeline);
+}
