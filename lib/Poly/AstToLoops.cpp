@@ -14,6 +14,7 @@
 #include "Stencil/Poly/AstToLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -201,6 +202,8 @@ UserAnnotation *annotate(isl_ast_build *build, DomainCallbackData &data) {
     data.error = "statement instance without a tuple name";
     return nullptr;
   }
+  if (StringRef(name) == kBarrierStatement)
+    return new UserAnnotation(); // No statement: a barrier.
   const StatementAccesses *statement = nullptr;
   for (const StatementAccesses &s : data.statements)
     if (s.name == name) {
@@ -316,6 +319,8 @@ isl_ast_node *annotateUserNode(isl_ast_node *node, isl_ast_build *build,
 // root, which is how isl numbers the loops).
 
 constexpr const char *kParallelMark = "parallel";
+constexpr const char *kKernelMark = "kernel";
+constexpr const char *kThreadsMark = "threads";
 
 struct DepthInfo {
   /// Storage the user pointers of iterator and mark ids point into.
@@ -330,7 +335,7 @@ const unsigned *storeDepth(DepthInfo &info, unsigned depth) {
   return &info.depths.back();
 }
 
-/// Replaces every "parallel" mark by one whose id records its depth, and
+/// Replaces every "parallel" and "kernel" mark by one whose id records its depth, and
 /// computes the maximal schedule depth.
 isl_schedule_node *tagNode(isl_schedule_node *node, void *user) {
   auto &info = *static_cast<DepthInfo *>(user);
@@ -360,10 +365,10 @@ isl_schedule_node *tagNode(isl_schedule_node *node, void *user) {
     return isl_schedule_node_free(node);
   }
   const char *name = isl_id_get_name(id.get());
-  if (!name || StringRef(name) != kParallelMark)
+  if (!name || (StringRef(name) != kParallelMark && StringRef(name) != kKernelMark))
     return node;
   isl_id *tagged = isl_id_alloc(
-      ctx, kParallelMark, const_cast<unsigned *>(storeDepth(info, depth)));
+      ctx, name, const_cast<unsigned *>(storeDepth(info, depth)));
   node = isl_schedule_node_delete(node);
   node = isl_schedule_node_insert_mark(node, tagged);
   if (!node)
@@ -380,9 +385,10 @@ public:
   AstTranslator(OpBuilder &b, Location loc,
                 const llvm::StringMap<Value> &params,
                 const llvm::DenseMap<isl_id *, unsigned> &iteratorDepths,
-                StatementEmitter emit, std::string &error)
+                StatementEmitter emit, std::string &error,
+                const GpuLaunchConfig *gpu)
       : b(b), loc(loc), params(params), iteratorDepths(iteratorDepths),
-        emit(emit), error(error) {}
+        emit(emit), error(error), gpu(gpu) {}
 
   /// Translates `node` at the builder's insertion point.
   LogicalResult translate(isl_ast_node *node);
@@ -393,6 +399,11 @@ private:
   LogicalResult translateBlock(isl_ast_node *node);
   LogicalResult translateMark(isl_ast_node *node);
   LogicalResult translateUser(isl_ast_node *node);
+
+  /// Emits a gpu.launch whose blocks run `count` iterations (with the grid's
+  /// stride); `body` gets the iteration index.
+  LogicalResult launchKernel(Value count,
+                             function_ref<LogicalResult(Value)> body);
 
   /// Translates an integer (index) or boolean (i1) expression.
   FailureOr<Value> translateExpr(isl_ast_expr *expr);
@@ -416,7 +427,8 @@ private:
 
   OpBuilder &b;
   Location loc;
-  const llvm::StringMap<Value> &params;
+  /// The caller's parameters, plus the thread ids inside a kernel.
+  llvm::StringMap<Value> params;
   /// Schedule depth of each loop iterator id handed to isl.
   const llvm::DenseMap<isl_id *, unsigned> &iteratorDepths;
   StatementEmitter emit;
@@ -425,10 +437,33 @@ private:
   llvm::DenseMap<isl_id *, Value> iterators;
   /// Depths whose loops are parallel (from the enclosing "parallel" marks).
   SmallVector<unsigned> parallelDepths;
+  const GpuLaunchConfig *gpu;
+  /// The depth of the enclosing "kernel" mark whose launch is still to be
+  /// created (outside any launch).
+  std::optional<unsigned> pendingKernelDepth;
+  bool inKernel = false;
 };
 
 LogicalResult AstTranslator::translate(isl_ast_node *node) {
-  switch (isl_ast_node_get_type(node)) {
+  isl_ast_node_type type = isl_ast_node_get_type(node);
+  // Below a kernel mark, `if` and block nodes before the block loop are host
+  // code (they only test outer iterators); anything else that is reached
+  // before such a loop is kernel code of a single block.
+  if (pendingKernelDepth && type != isl_ast_node_if &&
+      type != isl_ast_node_block) {
+    bool isBlockLoop = false;
+    if (type == isl_ast_node_for) {
+      AstExpr iter(isl_ast_node_for_get_iterator(node));
+      Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
+      auto it = id ? iteratorDepths.find(id.get()) : iteratorDepths.end();
+      isBlockLoop =
+          it != iteratorDepths.end() && it->second == *pendingKernelDepth;
+    }
+    if (!isBlockLoop)
+      return launchKernel(arith::ConstantIndexOp::create(b, loc, 1),
+                          [&](Value) { return translate(node); });
+  }
+  switch (type) {
   case isl_ast_node_for:
     return translateFor(node);
   case isl_ast_node_if:
@@ -488,10 +523,17 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
   isl_bool degenerate = isl_ast_node_for_is_degenerate(node);
   if (degenerate < 0)
     return failIsl(ctx);
+  bool blockLoop = pendingKernelDepth && depthIt != iteratorDepths.end() &&
+                   depthIt->second == *pendingKernelDepth;
   // A single iteration: just bind the iterator.
-  if (degenerate)
+  if (degenerate && !blockLoop)
     return withIterator(iterId.get(), *lb,
                         [&] { return translate(body.get()); });
+  if (degenerate)
+    return launchKernel(arith::ConstantIndexOp::create(b, loc, 1), [&](Value) {
+      return withIterator(iterId.get(), *lb,
+                          [&] { return translate(body.get()); });
+    });
 
   // With atomic_upper_bound the condition is `iter <= e` or `iter < e`.
   AstExpr cond(isl_ast_node_for_get_cond(node));
@@ -534,6 +576,18 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
   if (*stepValue <= 0)
     return fail("loop step " + Twine(*stepValue) + " is not positive");
   Value step = arith::ConstantIndexOp::create(b, loc, *stepValue);
+
+  if (blockLoop) {
+    // Iteration k of the loop is lb + k * step, k < ceil((ub - lb) / step).
+    Value extent = arith::SubIOp::create(b, loc, ub, *lb);
+    Value count = arith::CeilDivSIOp::create(b, loc, extent, step);
+    return launchKernel(count, [&](Value k) {
+      Value iv = arith::AddIOp::create(
+          b, loc, *lb, arith::MulIOp::create(b, loc, k, step));
+      return withIterator(iterId.get(), iv,
+                          [&] { return translate(body.get()); });
+    });
+  }
 
   OpBuilder::InsertionGuard guard(b);
   Value iv;
@@ -607,15 +661,75 @@ LogicalResult AstTranslator::translateMark(isl_ast_node *node) {
   AstNode child(isl_ast_node_mark_get_node(node));
   if (!id || !child)
     return failIsl(ctx);
-  const char *name = isl_id_get_name(id.get());
-  if (!name || StringRef(name) != kParallelMark)
+  StringRef name = isl_id_get_name(id.get()) ? isl_id_get_name(id.get()) : "";
+  if (name == kThreadsMark) {
+    if (!gpu)
+      return fail("'threads' mark without a GPU launch configuration");
+    if (!inKernel)
+      return fail("'threads' mark outside a kernel");
+    return translate(child.get());
+  }
+  if (name != kParallelMark && name != kKernelMark)
     return translate(child.get());
   auto *depth = static_cast<const unsigned *>(isl_id_get_user(id.get()));
   if (!depth)
-    return fail("parallel mark without depth");
+    return fail(name + " mark without depth");
+  if (name == kKernelMark) {
+    if (!gpu)
+      return fail("'kernel' mark without a GPU launch configuration");
+    if (inKernel || pendingKernelDepth)
+      return fail("nested 'kernel' marks");
+    pendingKernelDepth = *depth;
+    LogicalResult result = translate(child.get());
+    pendingKernelDepth.reset();
+    return result;
+  }
   parallelDepths.push_back(*depth);
   LogicalResult result = translate(child.get());
   parallelDepths.pop_back();
+  return result;
+}
+
+LogicalResult
+AstTranslator::launchKernel(Value count,
+                            function_ref<LogicalResult(Value)> body) {
+  OpBuilder::InsertionGuard guard(b);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  // No launch (an empty grid is an error in CUDA) when there is no
+  // iteration.
+  Value any = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, count,
+                                    zero);
+  auto ifOp = scf::IfOp::create(b, loc, any, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  Value grid = arith::MinSIOp::create(
+      b, loc, count, arith::ConstantIndexOp::create(b, loc, gpu->maxBlocks));
+  SmallVector<Value, 3> threads;
+  for (unsigned d = 0; d < 3; ++d)
+    threads.push_back(arith::ConstantIndexOp::create(
+        b, loc, d < gpu->threads.size() ? gpu->threads[d] : 1));
+  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, threads[0],
+                                      threads[1], threads[2]);
+  Block &kernel = launch.getBody().front();
+  b.setInsertionPointToStart(&kernel);
+  gpu::TerminatorOp::create(b, loc);
+  b.setInsertionPointToStart(&kernel);
+  // Blocks loop over the iterations with the grid's stride.
+  auto loop = scf::ForOp::create(b, loc, launch.getBlockIds().x, count,
+                                 launch.getGridSize().x);
+  b.setInsertionPointToStart(loop.getBody());
+  gpu::KernelDim3 tids = launch.getThreadIds();
+  params["tid_x"] = tids.x;
+  params["tid_y"] = tids.y;
+  params["tid_z"] = tids.z;
+  std::optional<unsigned> depth = pendingKernelDepth;
+  pendingKernelDepth.reset();
+  inKernel = true;
+  LogicalResult result = body(loop.getInductionVar());
+  inKernel = false;
+  pendingKernelDepth = depth;
+  for (StringRef name : {"tid_x", "tid_y", "tid_z"})
+    params.erase(name);
   return result;
 }
 
@@ -628,6 +742,12 @@ LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
   auto *annotation = static_cast<UserAnnotation *>(isl_id_get_user(id.get()));
   if (!annotation)
     return failIsl(ctx);
+  if (!annotation->statement) {
+    if (!inKernel)
+      return fail("barrier outside a kernel");
+    gpu::BarrierOp::create(b, loc);
+    return success();
+  }
 
   SmallVector<Value> iteratorValues;
   for (const AstExpr &expr : annotation->iterators) {
@@ -912,7 +1032,8 @@ mlir::stencil::poly::generateLoops(OpBuilder &b, Location loc,
                                    isl::schedule schedule,
                                    ArrayRef<StatementAccesses> statements,
                                    const llvm::StringMap<Value> &params,
-                                   StatementEmitter emit, std::string &error) {
+                                   StatementEmitter emit, std::string &error,
+                                   const GpuLaunchConfig *gpu) {
   if (schedule.is_null()) {
     error = "null schedule";
     return failure();
@@ -984,7 +1105,7 @@ mlir::stencil::poly::generateLoops(OpBuilder &b, Location loc,
   Operation *last =
       insertionPoint == block->begin() ? nullptr : &*std::prev(insertionPoint);
 
-  AstTranslator translator(b, loc, params, iteratorDepths, emit, error);
+  AstTranslator translator(b, loc, params, iteratorDepths, emit, error, gpu);
   if (succeeded(translator.translate(root.get())))
     return success();
 

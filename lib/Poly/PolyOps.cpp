@@ -28,6 +28,19 @@ LogicalResult ScopOp::verify() {
   if (getResultArrays().size() != getNumResults() ||
       getResultOffsets().size() != getNumResults())
     return emitOpError("needs one result array and offset per result");
+  if (std::optional<ArrayRef<int64_t>> threads = getGpuThreads()) {
+    if (threads->empty() || threads->size() > 3 ||
+        llvm::any_of(*threads, [](int64_t t) { return t < 1; }))
+      return emitOpError("gpu_threads needs 1 to 3 positive sizes");
+    int64_t total = 1;
+    for (int64_t t : *threads)
+      total *= t;
+    if (total > 1024)
+      return emitOpError("gpu_threads asks for ")
+             << total << " threads per block (at most 1024)";
+  }
+  if (getGpuMaxBlocks() && *getGpuMaxBlocks() < 1)
+    return emitOpError("gpu_max_blocks must be positive");
   for (auto [ref, offset, type] :
        llvm::zip(getResultArrays(), getResultOffsets(), getResultTypes())) {
     auto array = dyn_cast_or_null<ArrayOp>(mlir::SymbolTable::lookupSymbolIn(

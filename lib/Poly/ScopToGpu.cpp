@@ -1,6 +1,43 @@
-//===- ScopToGpu.cpp ---------------------------------------------------===//
-// Placeholder until the implementation lands in this session.
+//===- ScopToGpu.cpp - map hybrid-tiled schedules to the GPU -------------===//
+//
+// The CUDA mapping of hybrid hexagonal tiling (thesis sec. 5.3.1; hybrid
+// paper sec. 4), done on the schedule tree so that code generation stays
+// one isl AST (AstToLoops) and later steps (shared-memory promotion) can
+// insert their copies between the tiled schedule and the kernel code:
+//
+//   band [T]                                  host loop over time tiles
+//     sequence (phase 0, phase 1)             one launch per phase
+//       filter (phase p)
+//         mark "kernel"
+//           context 0 <= tid_d < threads_d    thread ids bounded for isl
+//             band [S_hex]                    blocks (grid-stride)
+//               band [S_other...]             sequential in the kernel;
+//                                             isolate full tiles
+//                 band [t']                   sequential
+//                   sequence
+//                     filter (the statements)
+//                       mark "threads"
+//                         filter s'_d mod threads_d = tid_d
+//                           band [floor(s'_d / threads_d)...]  per-thread
+//                                             points, unrolled
+//                     filter (barrier)        extension: one barrier
+//                                             instance per step
+//
+// The intra-tile space dimensions are distributed cyclically over the
+// threads (the innermost one over x, for coalesced accesses); the thread
+// ids are isl parameters constrained by the context, so that isl emits the
+// per-thread code knowing their bounds: full tiles get no guards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Poly/AstToLoops.h"
+#include "Stencil/Poly/IslContext.h"
 #include "Stencil/Poly/Passes.h"
+#include "Stencil/Poly/ScopModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <isl/schedule_node.h>
 
 namespace mlir::stencil::poly {
 #define GEN_PASS_DEF_POLYTOGPU
@@ -8,9 +45,278 @@ namespace mlir::stencil::poly {
 } // namespace mlir::stencil::poly
 
 using namespace mlir;
+using namespace mlir::stencil::poly;
+
 namespace {
-struct Pass final : stencil::poly::impl::PolyToGpuBase<Pass> {
-  using PolyToGpuBase::PolyToGpuBase;
-  void runOnOperation() override {}
+
+constexpr const char *kThreadIds[] = {"tid_x", "tid_y", "tid_z"};
+/// Default threads per block along x, y, z (capped by the tile extent).
+constexpr int64_t kDefaultThreads[] = {32, 4, 2};
+/// Points per thread and time step up to which the point loops are unrolled.
+constexpr int64_t kMaxUnrolledPoints = 64;
+
+/// Whether `schedule` has the layout buildHybridSchedule produces.
+bool isHybridTiled(isl::schedule schedule, unsigned numSpaceDims) {
+  isl::schedule_node t = schedule.root().child(0);
+  if (isl_schedule_node_get_type(t.get()) != isl_schedule_node_band ||
+      t.as<isl::schedule_node_band>().n_member() != 1)
+    return false;
+  isl::schedule_node seq = t.child(0);
+  if (isl_schedule_node_get_type(seq.get()) != isl_schedule_node_sequence ||
+      seq.n_children() != 2)
+    return false;
+  for (int p = 0; p < 2; ++p) {
+    isl::schedule_node mark = seq.child(p).child(0);
+    if (isl_schedule_node_get_type(mark.get()) != isl_schedule_node_mark)
+      return false;
+    isl_id *id = isl_schedule_node_mark_get_id(mark.get());
+    bool parallel = StringRef(isl_id_get_name(id)) == "parallel";
+    isl_id_free(id);
+    if (!parallel)
+      return false;
+    isl::schedule_node tile = mark.child(0);
+    unsigned sizes[] = {numSpaceDims, 1, numSpaceDims};
+    for (unsigned size : sizes) {
+      if (isl_schedule_node_get_type(tile.get()) != isl_schedule_node_band ||
+          tile.as<isl::schedule_node_band>().n_member() != size)
+        return false;
+      tile = tile.child(0);
+    }
+  }
+  return true;
+}
+
+isl::schedule_node deleteNode(isl::schedule_node node) {
+  return isl::manage(isl_schedule_node_delete(node.release()));
+}
+
+/// "a0, ..., a{n-1}"
+std::string vars(unsigned n) {
+  SmallVector<std::string> names;
+  for (unsigned i = 0; i < n; ++i)
+    names.push_back("a" + std::to_string(i));
+  return llvm::join(names, ", ");
+}
+
+/// The partial schedule of a band as a map into an anonymous space.
+isl::union_map anonymousMap(isl::schedule_node_band band) {
+  isl::multi_union_pw_aff mupa = band.get_partial_schedule();
+  mupa = isl::manage(
+      isl_multi_union_pw_aff_reset_tuple_id(mupa.release(), isl_dim_out));
+  return isl::union_map::from(mupa);
+}
+
+/// The isolate option of the tiling's tile band (`isolate[[T] -> [S...]]`,
+/// see buildHybridSchedule) re-expressed for the band right below [S_hex]:
+/// `isolate[[T, S_hex] -> [S_other...]]`, or `isolate[[T, S_hex] -> [t']]`
+/// in 1D. Null when the band had none (no tile is full).
+isl::set moveIsolateDown(isl::union_set options, unsigned numSpaceDims) {
+  isl::set isolate;
+  isl::set_list sets = options.get_set_list();
+  for (unsigned i = 0; i < sets.size(); ++i)
+    if (tupleName(sets.at(i)) == "isolate")
+      isolate = sets.at(i);
+  if (isolate.is_null())
+    return {};
+  isl_map *map = isl_set_unwrap(isolate.release());
+  map = isl_map_move_dims(map, isl_dim_in, 1, isl_dim_out, 0, 1);
+  if (numSpaceDims == 1)
+    map = isl_map_add_dims(map, isl_dim_out, 1);
+  isl_set *wrapped = isl_map_wrap(map);
+  return isl::manage(isl_set_set_tuple_name(wrapped, "isolate"));
+}
+
+struct PolyToGpuPass
+    : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
+  using Base::Base;
+
+  LogicalResult map(ScopOp scop);
+
+  void runOnOperation() override {
+    if (threads.size() > 3) {
+      getOperation().emitError("poly-to-gpu: threads takes at most 3 sizes "
+                               "(x, y, z), got ")
+          << threads.size();
+      return signalPassFailure();
+    }
+    if (maxBlocks < 1) {
+      getOperation().emitError("poly-to-gpu: max-blocks must be positive");
+      return signalPassFailure();
+    }
+    SmallVector<ScopOp> scops;
+    getOperation().walk([&](ScopOp scop) { scops.push_back(scop); });
+    for (ScopOp scop : scops)
+      if (failed(map(scop)))
+        signalPassFailure();
+  }
 };
+
+LogicalResult PolyToGpuPass::map(ScopOp scop) {
+  if (scop.getGpuThreads())
+    return success(); // Already mapped.
+  IslContext ctx;
+  std::string error;
+  std::optional<ScopModel> model = readScop(ctx, scop, error);
+  if (!model)
+    return scop.emitOpError("cannot read the polyhedral form: ") << error;
+  unsigned n = model->numSpaceDims;
+  // Other schedules (untiled, canonical) become one launch per time step in
+  // stencil-parallel-to-gpu.
+  if (n == 0 || !isHybridTiled(model->schedule, n))
+    return success();
+  // Thread dimension d (x, y, z) takes intra-tile dimension n - 1 - d.
+  unsigned numThreadDims = std::min(n, 3u);
+  if (threads.size() > numThreadDims)
+    return scop.emitOpError("threads has ")
+           << threads.size() << " sizes but this " << n
+           << "-dimensional region maps " << numThreadDims
+           << " dimension(s) to threads";
+  SmallVector<int64_t, 3> blockThreads;
+  try {
+    isl::schedule schedule = model->schedule;
+    // The extent of each intra-tile dimension over both phases.
+    SmallVector<int64_t> extent(n, 1);
+    for (int p = 0; p < 2; ++p) {
+      isl::schedule_node filter = schedule.root().child(0).child(0).child(p);
+      isl::schedule_node_band spBand = filter.child(0)
+                                           .child(0)
+                                           .child(0)
+                                           .child(0)
+                                           .as<isl::schedule_node_band>();
+      isl::union_set points =
+          anonymousMap(spBand)
+              .intersect_domain(filter.as<isl::schedule_node_filter>().filter())
+              .intersect_domain(model->domain)
+              .range();
+      if (points.is_empty())
+        continue;
+      isl::set box = isl::manage(isl_set_from_union_set(points.release()));
+      // Parametric sizes (N) only bound the time: the tile is constant.
+      for (unsigned d = 0; d < n; ++d) {
+        isl::val lo = box.dim_min_val(d), hi = box.dim_max_val(d);
+        if (!lo.is_int() || !hi.is_int())
+          return scop.emitOpError("intra-tile dimension ")
+                 << d << " is unbounded";
+        extent[d] = std::max<int64_t>(
+            extent[d], hi.get_num_si() - lo.get_num_si() + 1);
+      }
+    }
+    int64_t total = 1, perThread = 1;
+    for (unsigned d = 0; d < numThreadDims; ++d) {
+      int64_t dimExtent = extent[n - 1 - d];
+      int64_t t = d < threads.size() ? threads[d]
+                                     : std::min(kDefaultThreads[d], dimExtent);
+      if (t < 1)
+        return scop.emitOpError("threads must be positive, got ") << t;
+      blockThreads.push_back(t);
+      total *= t;
+      perThread *= llvm::divideCeil(dimExtent, t);
+    }
+    if (total > 1024)
+      return scop.emitOpError("threads asks for ")
+             << total << " threads per block (at most 1024)";
+    bool unrollPoints = unroll && perThread <= kMaxUnrolledPoints;
+
+    // threads_d of intra-tile dimension a (0 <= a < n); 0 when not mapped.
+    auto threadsOf = [&](unsigned a) -> int64_t {
+      unsigned d = n - 1 - a;
+      return d < numThreadDims ? blockThreads[d] : 0;
+    };
+    std::string tidParams, tidBounds, threadCond, perThreadExprs;
+    for (unsigned d = 0; d < numThreadDims; ++d) {
+      std::string tid = kThreadIds[d];
+      tidParams += (d ? ", " : "") + tid;
+      tidBounds += (d ? " and 0 <= " : "0 <= ") + tid +
+                   " < " + std::to_string(blockThreads[d]);
+    }
+    for (unsigned a = 0; a < n; ++a) {
+      std::string var = "a" + std::to_string(a);
+      int64_t t = threadsOf(a);
+      perThreadExprs += (a ? ", " : "");
+      if (!t) {
+        perThreadExprs += var;
+        continue;
+      }
+      threadCond += std::string(threadCond.empty() ? "" : " and ") + var +
+                    " mod " + std::to_string(t) + " = " +
+                    kThreadIds[n - 1 - a];
+      perThreadExprs += "floor(" + var + "/" + std::to_string(t) + ")";
+    }
+    isl::set threadSet(ctx, "[" + tidParams + "] -> { [" + vars(n) + "] : " +
+                                threadCond + " }");
+    isl::union_map perThreadMap(ctx, "{ [" + vars(n) + "] -> [" +
+                                         perThreadExprs + "] }");
+    isl::set context(ctx, "[" + tidParams + "] -> { [T] : " + tidBounds +
+                              " }");
+
+    for (int p = 0; p < 2; ++p) {
+      // filter -> mark "parallel" -> tile band
+      isl::schedule_node node =
+          deleteNode(schedule.root().child(0).child(0).child(p).child(0));
+      isl::schedule_node_band tile = node.as<isl::schedule_node_band>();
+      isl::set isolate = moveIsolateDown(tile.ast_build_options(), n);
+      tile = tile.set_ast_build_options(isl::union_set::empty(ctx));
+      if (n > 1)
+        tile = tile.split(1);
+      node = tile.child(0);
+      if (!isolate.is_null()) {
+        isl::schedule_node_band below = node.as<isl::schedule_node_band>();
+        below = below.set_ast_build_options(isl::union_set(isolate));
+        // In 1D the isolated band is t': keep its unrolling in full tiles.
+        if (n == 1 && isl_schedule_node_band_member_get_ast_loop_type(
+                          below.get(), 0) == isl_ast_loop_unroll)
+          below = isl::manage(isl_schedule_node_band_member_set_isolate_ast_loop_type(
+                                  below.release(), 0, isl_ast_loop_unroll))
+                      .as<isl::schedule_node_band>();
+        node = below;
+      }
+      if (n > 1)
+        node = node.child(0); // t'
+      // The intra-tile band becomes the thread filter and per-thread points.
+      isl::schedule_node_band spBand =
+          node.child(0).as<isl::schedule_node_band>();
+      isl::union_map sp = anonymousMap(spBand);
+      isl::union_set mine = sp.intersect_range(isl::union_set(threadSet))
+                                .domain();
+      isl::multi_union_pw_aff points = isl::manage(
+          isl_multi_union_pw_aff_from_union_map(
+              sp.apply_range(perThreadMap).release()));
+      node = deleteNode(spBand);
+      isl::schedule_node_band pointBand =
+          node.insert_partial_schedule(points).as<isl::schedule_node_band>();
+      if (unrollPoints)
+        for (unsigned a = 0; a < n; ++a)
+          pointBand = pointBand.member_set_ast_loop_unroll(a);
+      node = pointBand.insert_filter(mine).insert_mark("threads");
+      // The barrier after each step is a statement instance per prefix
+      // (T, S_hex, S_other..., t'), grafted after the step's work (as PPCG
+      // does): isl then keeps the guards that test thread ids inside the
+      // step, and every thread reaches the barrier.
+      isl::union_set prefixes = node.prefix_schedule_union_map()
+                                    .intersect_domain(model->domain)
+                                    .range();
+      isl_map *sync = isl_set_identity(isl_set_from_union_set(prefixes.release()));
+      sync = isl_map_set_tuple_name(sync, isl_dim_out, kBarrierStatement);
+      node = node.graft_after(
+          isl::schedule_node::from_extension(isl::union_map(isl::manage(sync))));
+      // Up to the [S_hex] band: context and the kernel mark above it.
+      while (isl_schedule_node_get_type(node.get()) !=
+                 isl_schedule_node_band ||
+             node.as<isl::schedule_node_band>().n_member() != 1 ||
+             isl_schedule_node_get_schedule_depth(node.get()) != 1)
+        node = node.parent();
+      node = node.insert_context(context).insert_mark("kernel");
+      schedule = node.schedule();
+    }
+    scop.setSchedule(toString(schedule));
+  } catch (const isl::exception &e) {
+    return scop.emitOpError("isl failed while mapping to the GPU: ")
+           << e.what();
+  }
+  Builder b(scop.getContext());
+  scop.setGpuThreadsAttr(b.getDenseI64ArrayAttr(blockThreads));
+  scop.setGpuMaxBlocksAttr(b.getI64IntegerAttr(maxBlocks));
+  return success();
+}
+
 } // namespace

@@ -198,8 +198,15 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
     return success();
   };
 
+  std::optional<GpuLaunchConfig> gpu;
+  if (std::optional<ArrayRef<int64_t>> threads = scop.getGpuThreads()) {
+    gpu.emplace();
+    gpu->threads.assign(threads->begin(), threads->end());
+    if (std::optional<uint64_t> maxBlocks = scop.getGpuMaxBlocks())
+      gpu->maxBlocks = *maxBlocks;
+  }
   if (failed(generateLoops(b, loc, model->schedule, accesses, params, emit,
-                           error)))
+                           error, gpu ? &*gpu : nullptr)))
     return scop.emitOpError("code generation failed: ") << error;
 
   // Result j is buffer (offset_j + N) mod k of its array.

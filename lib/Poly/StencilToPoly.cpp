@@ -717,7 +717,9 @@ ScopOp ScopBuilder::build() {
       loop ? TypeRange(loop.getResultTypes()) : TypeRange();
   auto scop = ScopOp::create(b, loc, resultTypes, steps, "",
                              b.getArrayAttr(resultRefs),
-                             b.getDenseI64ArrayAttr(resultOffsets));
+                             b.getDenseI64ArrayAttr(resultOffsets),
+                             /*gpu_threads=*/nullptr,
+                             /*gpu_max_blocks=*/nullptr);
   Block *block = new Block();
   scop.getBody().push_back(block);
   OpBuilder sb = OpBuilder::atBlockEnd(block);

@@ -10,12 +10,21 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 
 void mlir::registerStencilDialect(DialectRegistry &registry) {
   registry.insert<stencil::StencilDialect, stencil::poly::PolyDialect,
                   arith::ArithDialect,
-                  func::FuncDialect, memref::MemRefDialect, scf::SCFDialect>();
+                  func::FuncDialect, memref::MemRefDialect, scf::SCFDialect,
+                  gpu::GPUDialect, NVVM::NVVMDialect>();
+  // convert-to-gpu serializes kernels: the NVVM target and the translations
+  // to LLVM IR of the dialects in a kernel module.
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerAllToLLVMIRTranslations(registry);
 }
 
 void mlir::registerStencilPasses() {

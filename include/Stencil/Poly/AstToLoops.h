@@ -37,6 +37,19 @@ using StatementEmitter = function_ref<LogicalResult(
     OpBuilder &b, Location loc, StringRef statement, ValueRange iterators,
     ArrayRef<SmallVector<Value>> subscripts)>;
 
+/// The statement name that generateLoops turns into a `gpu.barrier` (inside
+/// a kernel); it needs no entry in the statement list.
+constexpr const char *kBarrierStatement = "barrier";
+
+/// How "kernel" and "threads" marks become GPU code (see generateLoops).
+struct GpuLaunchConfig {
+  /// Threads per block along x, y, z; the isl parameters `tid_x`, `tid_y`,
+  /// `tid_z` of the kernel code are the thread ids.
+  SmallVector<int64_t, 3> threads;
+  /// The largest grid; the blocks loop over the remaining iterations.
+  int64_t maxBlocks = 65535;
+};
+
 /// Generates loops for `schedule` at the insertion point of `b`.
 ///
 /// - Every `for` becomes an `scf.for`, except the outermost loops below a
@@ -45,6 +58,16 @@ using StatementEmitter = function_ref<LogicalResult(
 ///   the band member right below the mark (same schedule depth). Where isl
 ///   emits no loop for that member (single value, unrolled), nothing becomes
 ///   parallel; deeper loops always stay `scf.for`.
+/// - With `gpu`, a mark named "kernel" starts GPU code: each loop of the
+///   band member right below it (found by depth, as for "parallel") becomes
+///   one `gpu.launch` whose blocks take its iterations (a grid of at most
+///   `maxBlocks` blocks, each looping with the grid's stride); code below
+///   the mark that has no such loop runs as a launch of one block. The
+///   launch's thread ids are the parameters `tid_x/y/z`. A mark named
+///   "threads" documents where the work is distributed over the threads (by
+///   constraints on `tid_*` in the tree); it must be inside a kernel.
+///   Instances of the statement `kBarrierStatement` become `gpu.barrier`.
+///   Both marks and barriers are errors without `gpu` or outside a kernel.
 /// - `if` becomes `scf.if`; integer expressions become `arith` ops on index
 ///   values (isl's pdiv/fdiv/zdiv choices map to divsi/floordivsi/remsi).
 /// - `params` gives the value of each isl parameter by name (index, or a
@@ -70,7 +93,8 @@ using StatementEmitter = function_ref<LogicalResult(
 LogicalResult generateLoops(OpBuilder &b, Location loc, isl::schedule schedule,
                             ArrayRef<StatementAccesses> statements,
                             const llvm::StringMap<Value> &params,
-                            StatementEmitter emit, std::string &error);
+                            StatementEmitter emit, std::string &error,
+                            const GpuLaunchConfig *gpu = nullptr);
 
 } // namespace mlir::stencil::poly
 

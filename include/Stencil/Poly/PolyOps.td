@@ -40,6 +40,10 @@ def Poly_ScopOp : Poly_Op<"scop", [
     of steps is the isl parameter `N`, bound to `steps` (a single sweep has
     no `steps` and `t = 0`).
 
+    A schedule mapped to the GPU (`--poly-to-gpu`) has "kernel" and
+    "threads" marks; `gpu_threads` (x, y, z) and `gpu_max_blocks` then give
+    the launch configuration of its kernels.
+
     The results are the fields the region leaves behind, as a time loop's
     results: result `j` is buffer `(result_offsets[j] + N) mod k` of the
     `k` buffers of array `result_arrays[j]`.
@@ -56,7 +60,9 @@ def Poly_ScopOp : Poly_Op<"scop", [
   }];
   let arguments = (ins Optional<Index>:$steps, StrAttr:$schedule,
                        FlatSymbolRefArrayAttr:$result_arrays,
-                       DenseI64ArrayAttr:$result_offsets);
+                       DenseI64ArrayAttr:$result_offsets,
+                       OptionalAttr<DenseI64ArrayAttr>:$gpu_threads,
+                       OptionalAttr<I64Attr>:$gpu_max_blocks);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
