@@ -31,6 +31,14 @@ config.environment["STENCIL_BUILD_DIR"] = config.stencil_obj_root
 if shutil.which("xdsl-opt"):
     config.available_features.add("xdsl")
 
+# The CUDA toolkit's ptxas: cubins (else convert-to-gpu emits PTX text) and
+# the static checks of the generated PTX.
+cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+ptxas = shutil.which("ptxas") or os.path.join(cuda_home, "bin", "ptxas")
+if os.access(ptxas, os.X_OK):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+
 tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
 tools = [
     "stencil-opt",
