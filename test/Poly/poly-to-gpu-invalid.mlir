@@ -1,0 +1,156 @@
+// Invalid GPU mappings: poly-to-gpu options that cannot be used, GPU launch
+// configurations on poly.scop that CUDA cannot run, and mapped schedules that
+// the code generator cannot lower. Each is a located error.
+// RUN: split-file %s %t
+// RUN: stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8,2" -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/block.mlir --hex-tile="h=3 widths=8,8" --poly-to-gpu="threads=64,32" -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/negative.mlir --hex-tile="h=3 widths=8,8" --poly-to-gpu="threads=8,-1" -verify-diagnostics -o /dev/null
+// RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8,8,8,8" 2>&1 | FileCheck %s --check-prefix=FOUR
+// RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="max-blocks=0" 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: stencil-opt %t/zero-threads.mlir -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/four-threads.mlir -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/too-many-threads.mlir -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/max-blocks.mlir -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/kernel-without-config.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/threads-outside-kernel.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
+
+// FOUR: error: poly-to-gpu: threads takes at most 3 sizes (x, y, z), got 4
+// BLOCKS: error: poly-to-gpu: max-blocks must be positive
+//--- options.mlir
+func.func @f(%u0 : !stencil.field<[-1,9]xf64>, %u1 : !stencil.field<[-1,9]xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'poly.scop' op threads has 2 sizes but this 1-dimensional region maps 1 dimension(s) to threads}}
+  %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) {
+    %u = stencil.load %a : !stencil.field<[-1,9]xf64> -> !stencil.temp<?xf64>
+    %n = stencil.apply(%x = %u : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %l = stencil.access %x[-1] : !stencil.temp<?xf64>
+      %r = stencil.access %x[1] : !stencil.temp<?xf64>
+      %s = arith.addf %l, %r : f64
+      %v = stencil.store_result %s : !stencil.result<f64>
+      stencil.return %v : !stencil.result<f64>
+    }
+    stencil.store %n to %b(<[0], [8]>) : !stencil.temp<?xf64> to !stencil.field<[-1,9]xf64>
+    scf.yield %b, %a : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>
+  }
+  func.return
+}
+//--- block.mlir
+func.func @f(%u0 : !stencil.field<[-1,9]x[-1,9]xf64>, %u1 : !stencil.field<[-1,9]x[-1,9]xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'poly.scop' op threads asks for 2048 threads per block (at most 1024)}}
+  %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,9]x[-1,9]xf64>, !stencil.field<[-1,9]x[-1,9]xf64>) {
+    %u = stencil.load %a : !stencil.field<[-1,9]x[-1,9]xf64> -> !stencil.temp<?x?xf64>
+    %n = stencil.apply(%x = %u : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
+      %l = stencil.access %x[-1, 0] : !stencil.temp<?x?xf64>
+      %r = stencil.access %x[0, 1] : !stencil.temp<?x?xf64>
+      %s = arith.addf %l, %r : f64
+      %v = stencil.store_result %s : !stencil.result<f64>
+      stencil.return %v : !stencil.result<f64>
+    }
+    stencil.store %n to %b(<[0, 0], [8, 8]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,9]x[-1,9]xf64>
+    scf.yield %b, %a : !stencil.field<[-1,9]x[-1,9]xf64>, !stencil.field<[-1,9]x[-1,9]xf64>
+  }
+  func.return
+}
+//--- negative.mlir
+func.func @f(%u0 : !stencil.field<[-1,9]x[-1,9]xf64>, %u1 : !stencil.field<[-1,9]x[-1,9]xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'poly.scop' op threads must be positive, got -1}}
+  %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,9]x[-1,9]xf64>, !stencil.field<[-1,9]x[-1,9]xf64>) {
+    %u = stencil.load %a : !stencil.field<[-1,9]x[-1,9]xf64> -> !stencil.temp<?x?xf64>
+    %n = stencil.apply(%x = %u : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
+      %l = stencil.access %x[-1, 0] : !stencil.temp<?x?xf64>
+      %r = stencil.access %x[0, 1] : !stencil.temp<?x?xf64>
+      %s = arith.addf %l, %r : f64
+      %v = stencil.store_result %s : !stencil.result<f64>
+      stencil.return %v : !stencil.result<f64>
+    }
+    stencil.store %n to %b(<[0, 0], [8, 8]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,9]x[-1,9]xf64>
+    scf.yield %b, %a : !stencil.field<[-1,9]x[-1,9]xf64>, !stencil.field<[-1,9]x[-1,9]xf64>
+  }
+  func.return
+}
+//--- zero-threads.mlir
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op gpu_threads needs 1 to 3 positive sizes}}
+  %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 0>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22parallel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
+//--- four-threads.mlir
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op gpu_threads needs 1 to 3 positive sizes}}
+  %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 1, 1, 1, 1>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22parallel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
+//--- too-many-threads.mlir
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op gpu_threads asks for 2048 threads per block (at most 1024)}}
+  %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 64, 32>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22parallel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
+//--- max-blocks.mlir
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op gpu_max_blocks must be positive}}
+  %r:2 = poly.scop steps(%n) attributes {gpu_max_blocks = 0, gpu_threads = array<i64: 32>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22parallel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
+//--- kernel-without-config.mlir
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op code generation failed: 'kernel' mark without a GPU launch configuration}}
+  %r:2 = poly.scop steps(%n) attributes {result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22kernel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
+//--- threads-outside-kernel.mlir
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op code generation failed: 'threads' mark outside a kernel}}
+  %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 32>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22threads\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
