@@ -39,6 +39,30 @@ if os.access(ptxas, os.X_OK):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
 
+# The CUDA runtime (lib/Runtime) is built when CMake found the CUDA toolkit:
+# `cuda-runtime` tests run without a GPU (driver stub, fake driver).
+# `cuda-gpu`: a CUDA driver with a device, to run kernels (probed in a child
+# process, so that lit itself never initializes CUDA).
+if os.path.exists(os.path.join(config.stencil_obj_root, "lib", "libStencilCudaRuntime.so")):
+    config.available_features.add("cuda-runtime")
+    import subprocess
+    import sys
+    probe = ("import ctypes\n"
+             "c = ctypes.CDLL('libcuda.so.1'); n = ctypes.c_int(0)\n"
+             "ok = c.cuInit(0) == 0 and c.cuDeviceGetCount(ctypes.byref(n)) == 0\n"
+             "raise SystemExit(0 if ok and n.value > 0 else 1)\n")
+    try:
+        if subprocess.run([sys.executable, "-c", probe], capture_output=True,
+                          timeout=60).returncode == 0:
+            config.available_features.add("cuda-gpu")
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+
+# bench/gpu_bench.py builds its naive CUDA baseline with nvcc
+# (test/Integration/gpu-bench-smoke.test).
+if shutil.which("nvcc") or os.access(os.path.join(cuda_home, "bin", "nvcc"), os.X_OK):
+    config.available_features.add("nvcc")
+
 tool_dirs = [config.stencil_tools_dir, config.llvm_tools_dir]
 tools = [
     "stencil-opt",

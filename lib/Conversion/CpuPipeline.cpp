@@ -20,7 +20,10 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
     mapping.threads.assign(options.threads.begin(), options.threads.end());
     pm.addPass(poly::createPolyToGpu(mapping));
   }
-  pm.addPass(stencil::createConvertStencilToLoops());
+  ConvertStencilToLoopsOptions loops;
+  // The GPU mapping takes every dimension of the points.
+  loops.parallelAllDims = options.emulateGpu;
+  pm.addPass(stencil::createConvertStencilToLoops(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.emulateGpu) {

@@ -81,12 +81,17 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   mapping.threads.assign(options.threads.begin(), options.threads.end());
   mapping.unroll = options.unroll;
   pm.addPass(poly::createPolyToGpu(mapping));
-  pm.addPass(stencil::createConvertStencilToLoops());
+  ConvertStencilToLoopsOptions loops;
+  loops.parallelAllDims = true;
+  pm.addPass(stencil::createConvertStencilToLoops(loops));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   StencilParallelToGpuOptions launches;
   launches.blockSizes.assign(options.blockSizes.begin(), options.blockSizes.end());
   pm.addPass(stencil::createStencilParallelToGpu(launches));
+  // Constants and index computations move into the kernels instead of
+  // becoming kernel arguments: ptxas then sees constant bounds and strides.
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addNestedPass<gpu::GPUModuleOp>(
       stencil::createStencilGpuExactMath({options.contract}));
@@ -97,6 +102,9 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     return;
   }
+  // gpu-to-llvm lowers the asynchronous forms of gpu.alloc/gpu.dealloc only:
+  // the host's GPU ops become a chain of async tokens on one stream.
+  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
   nvvm.cubinFeatures = options.features;

@@ -96,8 +96,10 @@ struct Storage {
 
 class StencilLowering {
 public:
-  StencilLowering(bool parallel, const FieldAliases &aliases)
-      : parallel(parallel), aliases(aliases) {}
+  StencilLowering(bool parallel, bool parallelAllDims,
+                  const FieldAliases &aliases)
+      : parallel(parallel), parallelAllDims(parallelAllDims),
+        aliases(aliases) {}
 
   LogicalResult lowerBlock(Block &block);
 
@@ -147,6 +149,7 @@ private:
   LogicalResult lowerScop(poly::ScopOp op);
 
   bool parallel;
+  bool parallelAllDims;
   const FieldAliases &aliases;
   /// Memref of each field value (cast results and converted arguments).
   DenseMap<Value, Value> fields;
@@ -176,6 +179,13 @@ void StencilLowering::buildLoops(
   }
   if (!parallel || lb.empty()) {
     scf::buildLoopNest(b, loc, lbs, ubs, st, body);
+    return;
+  }
+  if (parallelAllDims) {
+    scf::ParallelOp::create(b, loc, lbs, ubs, st,
+                            [&](OpBuilder &pb, Location pl, ValueRange point) {
+                              body(pb, pl, point);
+                            });
     return;
   }
   // Only the outermost dimension runs in parallel: the inner loops stay
@@ -720,7 +730,7 @@ struct ConvertStencilToLoopsPass
         blocks.insert(op->getBlock());
     });
     FieldAliases aliases(module);
-    StencilLowering lowering(parallel, aliases);
+    StencilLowering lowering(parallel, parallelAllDims, aliases);
     for (Block *block : blocks)
       if (failed(lowering.lowerBlock(*block)))
         return signalPassFailure();

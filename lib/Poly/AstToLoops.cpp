@@ -442,7 +442,32 @@ private:
   /// created (outside any launch).
   std::optional<unsigned> pendingKernelDepth;
   bool inKernel = false;
+  /// Conditions on thread ids that isl hoisted above the kernel launch
+  /// (they hold for the thread ids of some threads only): tested inside
+  /// the kernel instead.
+  SmallVector<isl_ast_expr *> threadGuards;
 };
+
+/// Whether `expr` uses one of the thread-id parameters.
+bool usesThreadIds(isl_ast_expr *expr) {
+  switch (isl_ast_expr_get_type(expr)) {
+  case isl_ast_expr_id: {
+    Id id(isl_ast_expr_id_get_id(expr));
+    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
+    return name && (StringRef(name) == "tid_x" || StringRef(name) == "tid_y" ||
+                    StringRef(name) == "tid_z");
+  }
+  case isl_ast_expr_op:
+    for (isl_size i = 0, e = isl_ast_expr_op_get_n_arg(expr); i < e; ++i) {
+      AstExpr arg(isl_ast_expr_op_get_arg(expr, i));
+      if (arg && usesThreadIds(arg.get()))
+        return true;
+    }
+    return false;
+  default:
+    return false;
+  }
+}
 
 LogicalResult AstTranslator::translate(isl_ast_node *node) {
   isl_ast_node_type type = isl_ast_node_get_type(node);
@@ -619,6 +644,15 @@ LogicalResult AstTranslator::translateIf(isl_ast_node *node) {
     if (!elseNode)
       return failIsl(ctx);
   }
+  if (gpu && !inKernel && usesThreadIds(condExpr.get())) {
+    if (elseNode)
+      return fail("a condition on thread ids with an else branch outside a "
+                  "kernel");
+    threadGuards.push_back(condExpr.get());
+    LogicalResult result = translate(thenNode.get());
+    threadGuards.pop_back();
+    return result;
+  }
   FailureOr<Value> cond = translateBoolExpr(condExpr.get());
   if (failed(cond))
     return failure();
@@ -725,7 +759,18 @@ AstTranslator::launchKernel(Value count,
   std::optional<unsigned> depth = pendingKernelDepth;
   pendingKernelDepth.reset();
   inKernel = true;
-  LogicalResult result = body(loop.getInductionVar());
+  LogicalResult result = success();
+  for (isl_ast_expr *guardExpr : threadGuards) {
+    FailureOr<Value> cond = translateBoolExpr(guardExpr);
+    if (failed(cond)) {
+      result = failure();
+      break;
+    }
+    auto guardIf = scf::IfOp::create(b, loc, *cond, /*withElseRegion=*/false);
+    b.setInsertionPointToStart(guardIf.thenBlock());
+  }
+  if (succeeded(result))
+    result = body(loop.getInductionVar());
   inKernel = false;
   pendingKernelDepth = depth;
   for (StringRef name : {"tid_x", "tid_y", "tid_z"})

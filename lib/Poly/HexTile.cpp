@@ -98,7 +98,12 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
       return mlir::emitError(scop.getLoc(), "h must be at least 0 (or -1 for "
                                             "the default), got ")
              << int64_t(height);
-    options.sizes = defaultTileSizes(*cone, hexDim, model->statementsPerStep);
+    if (target != "cpu" && target != "gpu")
+      return mlir::emitError(scop.getLoc(), "target must be 'cpu' or 'gpu', got '")
+             << target << "'";
+    options.sizes = defaultTileSizes(
+        *cone, hexDim, model->statementsPerStep,
+        target == "gpu" ? TileTarget::Gpu : TileTarget::Cpu);
     if (height >= 0)
       options.sizes.h = height;
     if (!widths.empty()) {

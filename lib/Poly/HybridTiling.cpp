@@ -383,13 +383,30 @@ mlir::stencil::poly::checkTileSizes(const DependenceCone &cone,
 }
 
 HybridTileSizes mlir::stencil::poly::defaultTileSizes(
-    const DependenceCone &cone, unsigned hexDim, unsigned statementsPerStep) {
-  // CPU-oriented: a tile's data footprint should stay within the L2 cache
-  // and the innermost (stride-one) classical width should be long enough to
-  // vectorize and stream. Time height h+1 counts folded steps.
+    const DependenceCone &cone, unsigned hexDim, unsigned statementsPerStep,
+    TileTarget target) {
+  // CPU: a tile's data footprint should stay within the L2 cache and the
+  // innermost (stride-one) classical width should be long enough to
+  // vectorize and stream. GPU: one tile per thread block, whose footprint
+  // should stay in the SM's L1/shared memory, with a multiple of a warp as
+  // the innermost width; the hybrid paper's tiles span 8 time steps in 2D
+  // and 4 in 3D (sec. 5; thesis sec. 7.2.1). Time height h+1 counts folded
+  // steps.
   size_t n = cone.upper.size();
   int64_t timeHeight, w0, middleWidth, innerWidth;
-  switch (n) {
+  if (target == TileTarget::Gpu) {
+    switch (n) {
+    case 1:
+      timeHeight = 8, w0 = 128, middleWidth = innerWidth = 128;
+      break;
+    case 2:
+      timeHeight = 4, w0 = 16, middleWidth = innerWidth = 64;
+      break;
+    default:
+      timeHeight = 2, w0 = 8, middleWidth = 8, innerWidth = 32;
+      break;
+    }
+  } else switch (n) {
   case 1:
     timeHeight = 16, w0 = 512, middleWidth = innerWidth = 512;
     break;

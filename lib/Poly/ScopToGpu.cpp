@@ -90,6 +90,23 @@ isl::schedule_node deleteNode(isl::schedule_node node) {
   return isl::manage(isl_schedule_node_delete(node.release()));
 }
 
+/// Whether `schedule` is the canonical one (canonicalSchedule): `band
+/// [K*t + k] -> mark "parallel" -> band [s...]`.
+bool isCanonical(isl::schedule schedule, unsigned numSpaceDims) {
+  isl::schedule_node t = schedule.root().child(0);
+  if (isl_schedule_node_get_type(t.get()) != isl_schedule_node_band ||
+      t.as<isl::schedule_node_band>().n_member() != 1)
+    return false;
+  isl::schedule_node mark = t.child(0);
+  if (isl_schedule_node_get_type(mark.get()) != isl_schedule_node_mark)
+    return false;
+  isl::schedule_node space = mark.child(0);
+  return isl_schedule_node_get_type(space.get()) == isl_schedule_node_band &&
+         space.as<isl::schedule_node_band>().n_member() == numSpaceDims &&
+         isl_schedule_node_get_type(space.child(0).get()) ==
+             isl_schedule_node_leaf;
+}
+
 /// "a0, ..., a{n-1}"
 std::string vars(unsigned n) {
   SmallVector<std::string> names;
@@ -98,12 +115,11 @@ std::string vars(unsigned n) {
   return llvm::join(names, ", ");
 }
 
-/// The partial schedule of a band as a map into an anonymous space.
-isl::union_map anonymousMap(isl::schedule_node_band band) {
+/// The partial schedule of a band, into an anonymous space.
+isl::multi_union_pw_aff anonymousSchedule(isl::schedule_node_band band) {
   isl::multi_union_pw_aff mupa = band.get_partial_schedule();
-  mupa = isl::manage(
+  return isl::manage(
       isl_multi_union_pw_aff_reset_tuple_id(mupa.release(), isl_dim_out));
-  return isl::union_map::from(mupa);
 }
 
 /// The isolate option of the tiling's tile band (`isolate[[T] -> [S...]]`,
@@ -131,6 +147,7 @@ struct PolyToGpuPass
   using Base::Base;
 
   LogicalResult map(ScopOp scop);
+  LogicalResult mapCanonical(ScopOp scop, const ScopModel &model);
 
   void runOnOperation() override {
     if (threads.size() > 3) {
@@ -160,8 +177,8 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
   if (!model)
     return scop.emitOpError("cannot read the polyhedral form: ") << error;
   unsigned n = model->numSpaceDims;
-  // Other schedules (untiled, canonical) become one launch per time step in
-  // stencil-parallel-to-gpu.
+  if (n > 0 && isCanonical(model->schedule, n))
+    return mapCanonical(scop, *model);
   if (n == 0 || !isHybridTiled(model->schedule, n))
     return success();
   // Thread dimension d (x, y, z) takes intra-tile dimension n - 1 - d.
@@ -184,7 +201,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
                                            .child(0)
                                            .as<isl::schedule_node_band>();
       isl::union_set points =
-          anonymousMap(spBand)
+          isl::union_map::from(anonymousSchedule(spBand))
               .intersect_domain(filter.as<isl::schedule_node_filter>().filter())
               .intersect_domain(model->domain)
               .range();
@@ -244,8 +261,8 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     }
     isl::set threadSet(ctx, "[" + tidParams + "] -> { [" + vars(n) + "] : " +
                                 threadCond + " }");
-    isl::union_map perThreadMap(ctx, "{ [" + vars(n) + "] -> [" +
-                                         perThreadExprs + "] }");
+    isl::multi_aff perThreadPoints(ctx, "{ [" + vars(n) + "] -> [" + perThreadExprs +
+                                      "] }");
     isl::set context(ctx, "[" + tidParams + "] -> { [T] : " + tidBounds +
                               " }");
 
@@ -275,12 +292,26 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       // The intra-tile band becomes the thread filter and per-thread points.
       isl::schedule_node_band spBand =
           node.child(0).as<isl::schedule_node_band>();
-      isl::union_map sp = anonymousMap(spBand);
+      // Only this phase's instances reach here: simplifying the intra-tile
+      // schedule in that context drops the other phase's pieces, which
+      // would otherwise multiply through the divisions below.
+      isl::union_set reaching =
+          isl::manage(isl_schedule_node_get_domain(node.get()))
+              .intersect(model->domain)
+              .coalesce();
+      // (Not an empty phase's: its schedule would lose its space and not
+      // print as valid text.)
+      isl::multi_union_pw_aff spSchedule = anonymousSchedule(spBand);
+      if (!reaching.is_empty())
+        spSchedule = spSchedule.gist(reaching);
+      isl::union_map sp = isl::union_map::from(spSchedule);
       isl::union_set mine = sp.intersect_range(isl::union_set(threadSet))
-                                .domain();
+                                .domain()
+                                .gist(reaching)
+                                .coalesce();
       isl::multi_union_pw_aff points = isl::manage(
-          isl_multi_union_pw_aff_from_union_map(
-              sp.apply_range(perThreadMap).release()));
+          isl_multi_union_pw_aff_apply_multi_aff(spSchedule.release(),
+                                                 perThreadPoints.copy()));
       node = deleteNode(spBand);
       isl::schedule_node_band pointBand =
           node.insert_partial_schedule(points).as<isl::schedule_node_band>();
@@ -295,10 +326,13 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       isl::union_set prefixes = node.prefix_schedule_union_map()
                                     .intersect_domain(model->domain)
                                     .range();
-      isl_map *sync = isl_set_identity(isl_set_from_union_set(prefixes.release()));
-      sync = isl_map_set_tuple_name(sync, isl_dim_out, kBarrierStatement);
-      node = node.graft_after(
-          isl::schedule_node::from_extension(isl::union_map(isl::manage(sync))));
+      // (A phase without instances needs none.)
+      if (!prefixes.is_empty()) {
+        isl_map *sync = isl_set_identity(isl_set_from_union_set(prefixes.release()));
+        sync = isl_map_set_tuple_name(sync, isl_dim_out, kBarrierStatement);
+        node = node.graft_after(
+            isl::schedule_node::from_extension(isl::union_map(isl::manage(sync))));
+      }
       // Up to the [S_hex] band: context and the kernel mark above it.
       while (isl_schedule_node_get_type(node.get()) !=
                  isl_schedule_node_band ||
@@ -315,6 +349,77 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
   }
   Builder b(scop.getContext());
   scop.setGpuThreadsAttr(b.getDenseI64ArrayAttr(blockThreads));
+  scop.setGpuMaxBlocksAttr(b.getI64IntegerAttr(maxBlocks));
+  return success();
+}
+
+/// An untiled (canonical) scop, e.g. a time loop of one step: one launch
+/// per statement and time step, as stencil-parallel-to-gpu maps the
+/// reference lowering. Only the x size of `threads` is used.
+///
+///   band [K*t + k]                          host
+///     mark "kernel"
+///       context 0 <= tid_x < threads_x
+///         band [s_0]                        blocks (1D: floor(s_0 / tx))
+///           band [s_1 ... s_{n-2}]          sequential
+///             band [floor(s_{n-1} / tx)]    per-thread points
+///               mark "threads"
+///                 filter s_{n-1} mod tx = tid_x
+LogicalResult PolyToGpuPass::mapCanonical(ScopOp scop,
+                                          const ScopModel &model) {
+  unsigned n = model.numSpaceDims;
+  int64_t tx;
+  try {
+    isl::ctx ctx = model.domain.ctx();
+    isl::schedule_node mark = model.schedule.root().child(0).child(0);
+    isl::schedule_node_band space =
+        deleteNode(mark).as<isl::schedule_node_band>();
+    isl::multi_union_pw_aff s = anonymousSchedule(space);
+    // Extent of the innermost dimension (the threads' share of it).
+    isl::union_set range =
+        isl::union_map::from(s).intersect_domain(model.domain).range();
+    if (range.is_empty())
+      return success(); // Nothing to run.
+    isl::set box = isl::manage(isl_set_from_union_set(range.release()));
+    isl::val lo = box.dim_min_val(n - 1), hi = box.dim_max_val(n - 1);
+    int64_t extent = lo.is_int() && hi.is_int()
+                         ? hi.get_num_si() - lo.get_num_si() + 1
+                         : 128;
+    tx = threads.empty() ? std::min<int64_t>(128, extent) : threads[0];
+    if (tx < 1 || tx > 1024)
+      return scop.emitOpError("threads must be in [1, 1024], got ") << tx;
+    std::string t = std::to_string(tx), last = "a" + std::to_string(n - 1);
+    // Outer bands, then the innermost dimension split over the threads.
+    std::string points = "floor(" + last + "/" + t + ")";
+    isl::multi_aff split(ctx, "{ [" + vars(n) + "] -> [" + points + "] }");
+    isl::set threadSet(ctx, "[tid_x] -> { [" + vars(n) + "] : " + last +
+                                " mod " + t + " = tid_x }");
+    isl::union_set mine = isl::union_map::from(s)
+                              .intersect_range(isl::union_set(threadSet))
+                              .domain()
+                              .gist(model.domain)
+                              .coalesce();
+    // Built bottom-up: each insertion goes above the node.
+    isl::schedule_node node =
+        deleteNode(space).insert_filter(mine).insert_mark("threads");
+    node = node.insert_partial_schedule(isl::manage(
+        isl_multi_union_pw_aff_apply_multi_aff(s.copy(), split.release())));
+    if (n > 1) {
+      node = node.insert_partial_schedule(isl::manage(
+          isl_multi_union_pw_aff_drop_dims(s.copy(), isl_dim_out, n - 1, 1)));
+      if (n > 2)
+        node = node.as<isl::schedule_node_band>().split(1);
+    }
+    node = node.insert_context(isl::set(
+               ctx, "[tid_x] -> { [T] : 0 <= tid_x < " + t + " }"))
+               .insert_mark("kernel");
+    scop.setSchedule(toString(node.schedule()));
+  } catch (const isl::exception &e) {
+    return scop.emitOpError("isl failed while mapping to the GPU: ")
+           << e.what();
+  }
+  Builder b(scop.getContext());
+  scop.setGpuThreadsAttr(b.getDenseI64ArrayAttr({tx}));
   scop.setGpuMaxBlocksAttr(b.getI64IntegerAttr(maxBlocks));
   return success();
 }

@@ -569,7 +569,7 @@ CUmodule loadModule(const char *caller, const void *data, size_t size,
                        major, minor, major, minor);
   }
   if (errorLog[0])
-    detail += format("; JIT log: %s", errorLog);
+    detail += std::string("; JIT log: ") + errorLog;
   check("cuModuleLoadData", result, detail);
   return nullptr;
 }
@@ -639,12 +639,16 @@ MGPU_EXPORT CUmodule mgpuModuleLoadJIT(void *data, int optLevel) {
 MGPU_EXPORT void mgpuModuleUnload(CUmodule module) {
   if (!module)
     return; // its loading failed, which was reported
+  // Compiled libraries unload their kernels from a destructor: at process
+  // exit the driver may have been torn down already (its exit handlers run
+  // before the libraries' destructors), and nothing is left to free.
+  CUcontext current = nullptr;
+  if (cuCtxGetCurrent(&current) == CUDA_ERROR_DEINITIALIZED)
+    return;
   ContextGuard guard(nullptr);
   if (!guard)
     return;
   CUresult result = cuModuleUnload(module);
-  // At process exit the driver may be torn down before the compiled
-  // library's destructor runs: nothing is left to free then.
   if (result != CUDA_ERROR_DEINITIALIZED)
     check("cuModuleUnload", result);
 }
@@ -991,9 +995,12 @@ int stencilCudaGetDeviceInfo(int *major, int *minor, char *name,
   if (result == CUDA_SUCCESS)
     result = cuDeviceGetAttribute(
         minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
-  if (result == CUDA_SUCCESS && name && nameSize)
+  if (!check("cuDeviceGetAttribute", result))
+    return result;
+  if (name && nameSize) {
     result = cuDeviceGetName(name, static_cast<int>(nameSize), device);
-  check("cuDeviceGetAttribute", result);
+    check("cuDeviceGetName", result);
+  }
   return result;
 }
 

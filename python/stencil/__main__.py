@@ -1,4 +1,4 @@
-"""Command line: compile and run stencil programs on the CPU.
+"""Command line: compile and run stencil programs on the CPU or a CUDA GPU.
 
     python3 -m stencil run FILE [--func NAME] [--openmp] [--seed N]
         Compile FILE, call the function on random fields, print a summary.
@@ -17,6 +17,23 @@ library, defining functions the program calls but does not define (Devito's
 timer_start/timer_end). Every command takes --cpu NAME: the LLVM CPU to optimize for (default
 `native`, the machine that compiles; for example `x86-64-v2` for a library
 that runs on other machines). $STENCIL_CPU sets the same default.
+
+GPU (docs/gpu-runtime.md); every command takes:
+  --gpu             compile for CUDA (stencil-opt --convert-to-gpu): kernels
+                    in a cubin (PTX without ptxas) and host code linking
+                    libStencilCudaRuntime.so; run and check run it on the GPU
+                    (fields copied to the device and back) and need the
+                    NVIDIA driver. The library of `compile --gpu` takes device
+                    pointers.
+  --gpu-options=OPTIONS
+                    options of --convert-to-gpu, e.g. "chip=sm_80",
+                    "format=isa", "block-sizes=64,4", "threads=32,4", "fma=1"
+                    (with --emulate-gpu: only block-sizes and threads).
+  --emulate-gpu     compile through the same GPU mapping but run the kernels
+                    on the CPU (--stencil-cpu-pipeline=emulate-gpu=true); with
+                    --openmp the blocks run in parallel. Its results equal the
+                    reference lowering's bit for bit (check verifies it).
+Both compose with --hex-tile[=OPTIONS] (hex-tiled kernels: poly-to-gpu).
 """
 
 import argparse
@@ -28,7 +45,7 @@ import tempfile
 import numpy as np
 
 from .compiler import CompileError, MemRefArg, compile_file
-from .runtime import StencilLibrary, numpy_dtype
+from .runtime import CudaError, StencilLibrary, numpy_dtype
 
 
 def _pick_function(lib, name):
@@ -53,9 +70,36 @@ def _tiling_passes(args):
     return (f"hex-tile={args.hex_tile}" if args.hex_tile else "hex-tile",)
 
 
+def _target_options(args):
+    """--gpu / --emulate-gpu / --gpu-options as compile_file arguments."""
+    if args.gpu and args.emulate_gpu:
+        raise CompileError("--gpu runs on the GPU, --emulate-gpu on the CPU: choose one")
+    if args.gpu_options and not (args.gpu or args.emulate_gpu):
+        raise CompileError("--gpu-options needs --gpu or --emulate-gpu")
+    if args.gpu and args.openmp:
+        raise CompileError("--openmp is for CPU code: with --gpu the kernels run on the GPU "
+                           "(--emulate-gpu --openmp runs the GPU code's blocks in parallel "
+                           "on the CPU)")
+    return dict(target="cuda" if args.gpu else "cpu", emulate_gpu=args.emulate_gpu,
+                gpu_options=args.gpu_options or "")
+
+
+def _where(args, lib):
+    """How the program ran, for the summary line."""
+    if args.openmp and not args.emulate_gpu:
+        return " with OpenMP"
+    if args.emulate_gpu:
+        return " with its GPU code emulated on the CPU" + (" (OpenMP)" if args.openmp else "")
+    if lib.cuda:
+        name, (major, minor) = lib.cuda.device_info()
+        return f" on CUDA device {lib.cuda.device} ({name}, sm_{major}{minor})"
+    return ""
+
+
 def cmd_run(args):
     lib = StencilLibrary(compile_file(args.file, openmp=args.openmp, extra_sources=args.link,
-                                      extra_passes=_tiling_passes(args)))
+                                      extra_passes=_tiling_passes(args),
+                                      **_target_options(args)))
     sig = _pick_function(lib, args.func)
     rng = np.random.default_rng(args.seed)
     values = []
@@ -69,7 +113,7 @@ def cmd_run(args):
             raise SystemExit(f"@{sig.name} takes a field of unknown size: use the Python API")
         values.append(rng.random(spec.shape).astype(numpy_dtype(spec.dtype)))
     lib.call(sig.name, *values)
-    print(f"ran @{sig.name} from {args.file}{' with OpenMP' if args.openmp else ''}")
+    print(f"ran @{sig.name} from {args.file}{_where(args, lib)}")
     for i, (v, spec) in enumerate(zip(values, sig.args)):
         if isinstance(spec, MemRefArg):
             print(f"  arg {i}: {_summary(v)}")
@@ -82,16 +126,21 @@ def cmd_check(args):
     from . import benchmarks
     passes = (("stencil-inlining",) if args.inline else ()) + _tiling_passes(args)
     return benchmarks.check_file(args.file, openmp=args.openmp, verbose=True,
-                                 extra_passes=passes)
+                                 extra_passes=passes, describe=lambda lib: _where(args, lib),
+                                 **_target_options(args))
 
 
 def cmd_compile(args):
     with tempfile.TemporaryDirectory() as tmp:
         compiled = compile_file(args.file, openmp=args.openmp, workdir=tmp,
-                                extra_sources=args.link, extra_passes=_tiling_passes(args))
+                                extra_sources=args.link, extra_passes=_tiling_passes(args),
+                                **_target_options(args))
         shutil.copy(compiled.library, args.output)
     for sig in compiled.signatures.values():
         print(f"_mlir_ciface_{sig.name}: {sig.args}")
+    if compiled.runtime:
+        print(f"CUDA library: memref descriptors take device pointers; it links "
+              f"{compiled.runtime} (run path set) and needs the NVIDIA driver (libcuda.so.1)")
     return 0
 
 
@@ -104,6 +153,17 @@ def main(argv=None):
                         help="hybrid hexagonal time tiling, with the options of "
                              "stencil-opt --hex-tile (for example \"h=3 widths=16,256\"; "
                              "none: the defaults)")
+    common.add_argument("--gpu", action="store_true",
+                        help="compile for CUDA (--convert-to-gpu) and run on the GPU "
+                             "(needs the NVIDIA driver to run)")
+    common.add_argument("--gpu-options", metavar="OPTIONS", default="",
+                        help="options of stencil-opt --convert-to-gpu, e.g. \"chip=sm_80 "
+                             "block-sizes=64,4\" (with --emulate-gpu: block-sizes and "
+                             "threads only)")
+    common.add_argument("--emulate-gpu", action="store_true",
+                        help="compile through the GPU mapping and run the kernels on the "
+                             "CPU (blocks in parallel with --openmp); bit-identical to the "
+                             "reference lowering")
     link = argparse.ArgumentParser(add_help=False)
     link.add_argument("--link", action="append", default=[], metavar="FILE.c",
                       help="C file to compile into the library (definitions of "
@@ -131,7 +191,7 @@ def main(argv=None):
         os.environ["STENCIL_CPU"] = args.cpu
     try:
         return args.fn(args)
-    except CompileError as e:
+    except (CompileError, CudaError) as e:
         print(e, file=sys.stderr)
         return 1
 

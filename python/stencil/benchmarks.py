@@ -971,9 +971,12 @@ def compare(got, want, fields, verbose=True, label=""):
     return bad
 
 
-def check_file(path, openmp=False, verbose=True, seed=0, extra_passes=()):
+def check_file(path, openmp=False, verbose=True, seed=0, extra_passes=(), describe=None,
+               **target):
     """Compile and run a benchmark program with the project's tools, compare
-    every field bit for bit with the numpy reference. Returns 0 when equal."""
+    every field bit for bit with the numpy reference. Returns 0 when equal.
+    `target` holds compile_file's target, emulate_gpu and gpu_options;
+    `describe(library)` says how it ran, for the summary line."""
     import tempfile
 
     from .compiler import compile_file
@@ -985,15 +988,15 @@ def check_file(path, openmp=False, verbose=True, seed=0, extra_passes=()):
     inputs = make_inputs(name, shape, ety, seed)
     with tempfile.TemporaryDirectory() as tmp:
         lib = StencilLibrary(compile_file(path, openmp=openmp, workdir=tmp,
-                                          extra_passes=extra_passes))
+                                          extra_passes=extra_passes, **target))
         got = {f: a.copy() for f, a in inputs.items()}
         lib.call(name, *[got[f] for f in spec.fields])
+        how = describe(lib) if describe else (" (OpenMP)" if openmp else "")
     want = spec.reference(inputs, steps)
     if verbose:
-        where = (f", {steps} steps, result in "
-                 + ", ".join(spec.final_buffers(steps).values()) if spec.time_loop else "")
-        print(f"{path}: @{name} {'x'.join(map(str, shape))} {ety}{where}"
-              f"{' (OpenMP)' if openmp else ''}, seed {seed}")
+        result = (f", {steps} steps, result in "
+                  + ", ".join(spec.final_buffers(steps).values()) if spec.time_loop else "")
+        print(f"{path}: @{name} {'x'.join(map(str, shape))} {ety}{result}{how}, seed {seed}")
     bad = compare(got, want, spec.fields, verbose)
     if verbose:
         print("PASS: bit-identical to the numpy reference" if not bad

@@ -13,8 +13,23 @@ LLVM CPU name, or set $STENCIL_CPU) for a library that runs on other
 machines. Neither reassociates nor fuses multiplies and adds (no fast-math),
 so results stay bit-identical to the reference.
 
+Two more targets go through the GPU mapping (docs/gpu-runtime.md):
+
+  * `target="cuda"`: `stencil-opt --convert-to-gpu[=gpu_options]` builds the
+    kernels (a cubin, or PTX without ptxas) and host code that calls
+    libStencilCudaRuntime.so; the library links that runtime (run path to
+    where it was found: find_cuda_runtime) and takes DEVICE pointers.
+  * `emulate_gpu=True` (CPU target): `--stencil-cpu-pipeline=emulate-gpu=true`
+    maps the program to kernels as for the GPU, then runs the kernels on the
+    CPU (the blocks in parallel with `openmp=True`): the CPU executor of the
+    GPU code, which must give the reference's results bit for bit.
+
+Both start from the program after `extra_passes` (prepare_file): the GPU
+mapping needs the stencil ops or the tiled `poly.scop` ops, not loops.
+
 Every function whose arguments are fields gets a C entry point
-``_mlir_ciface_<name>`` taking memref descriptors (see runtime.py).
+``_mlir_ciface_<name>`` taking memref descriptors (see runtime.py). The
+signatures come from the reference loop form of the same program.
 """
 
 import os
@@ -79,6 +94,27 @@ def find_stencil_opt():
                        "or set STENCIL_OPT")
 
 
+def find_cuda_runtime():
+    """libStencilCudaRuntime.so from $STENCIL_CUDA_RUNTIME (the file),
+    $STENCIL_BUILD_DIR/lib, the lib/ directory next to stencil-opt's bin/
+    (a build or install tree) or build/lib."""
+    name = "libStencilCudaRuntime.so"
+    candidates = [os.environ.get("STENCIL_CUDA_RUNTIME")]
+    if os.environ.get("STENCIL_BUILD_DIR"):
+        candidates.append(os.path.join(os.environ["STENCIL_BUILD_DIR"], "lib", name))
+    try:
+        candidates.append(str(Path(find_stencil_opt()).resolve().parents[1] / "lib" / name))
+    except CompileError:
+        pass
+    candidates.append(str(REPO_ROOT / "build" / "lib" / name))
+    for c in candidates:
+        if c and os.path.isfile(c):
+            return str(Path(c).resolve())
+    raise CompileError(f"{name} not found: build the project where the CUDA toolkit is "
+                       "installed (scripts/build.sh builds lib/Runtime when CMake finds it) "
+                       "or set STENCIL_CUDA_RUNTIME to the library")
+
+
 def _run(cmd, stdin=None):
     proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -131,6 +167,9 @@ class CompiledModule:
     library: str
     signatures: dict
     openmp: bool
+    target: str = "cpu"        # "cpu" or "cuda"
+    emulate_gpu: bool = False  # CPU target: the GPU mapping, run on the CPU
+    runtime: str = None        # cuda: the libStencilCudaRuntime.so it links
 
 
 def default_cpu():
@@ -138,18 +177,72 @@ def default_cpu():
     return os.environ.get("STENCIL_CPU") or "native"
 
 
+TARGETS = ("cpu", "cuda")
+# The options of --convert-to-gpu that the CPU emulation also takes (the
+# same mapping); the others only concern the real GPU code.
+EMULATION_OPTIONS = ("block-sizes", "threads")
+
+
+def _split_options(options):
+    """"a=1 b=2,3" -> [("a", "1"), ("b", "2,3")] (pipeline option syntax)."""
+    pairs = []
+    for item in (options or "").split():
+        key, _, value = item.partition("=")
+        pairs.append((key, value))
+    return pairs
+
+
+def _check_target(target, emulate_gpu, openmp, gpu_options):
+    if target not in TARGETS:
+        raise CompileError(f"unknown target '{target}': use one of {', '.join(TARGETS)}")
+    if target == "cuda" and emulate_gpu:
+        raise CompileError("emulate_gpu runs the GPU code on the CPU: use it with "
+                           "target='cpu', or target='cuda' for the GPU")
+    if target == "cuda" and openmp:
+        raise CompileError("openmp is for CPU code: with target='cuda' the kernels run on "
+                           "the GPU (emulate_gpu=True with openmp=True runs the GPU code's "
+                           "blocks in parallel on the CPU)")
+    if gpu_options and target == "cpu" and not emulate_gpu:
+        raise CompileError("gpu_options apply to target='cuda' or emulate_gpu=True")
+    if emulate_gpu:
+        bad = [k for k, _ in _split_options(gpu_options) if k not in EMULATION_OPTIONS]
+        if bad:
+            raise CompileError(f"the GPU emulation takes only the options "
+                               f"{', '.join(EMULATION_OPTIONS)} of convert-to-gpu, "
+                               f"not {', '.join(bad)}")
+
+
 def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_sources=(),
-                 cpu=None):
+                 cpu=None, target="cpu", emulate_gpu=False, gpu_options=""):
     """Compile the stencil program in `path` to a shared library.
 
     Returns a CompiledModule with the library path and the lowered signature
-    of every function. `extra_passes` run before the CPU pipeline (for example
-    "stencil-inlining"); `extra_sources` are C files linked into the library
-    (for example the definitions of timer functions a frontend calls); `cpu`
-    is the LLVM CPU name to optimize for (default: default_cpu()).
+    of every function. `extra_passes` run first (for example
+    "stencil-inlining", "hex-tile=h=3"); `extra_sources` are C files linked
+    into the library (for example the definitions of timer functions a
+    frontend calls); `cpu` is the LLVM CPU to optimize (host) code for
+    (default: default_cpu()).
+
+    `target="cuda"` builds GPU kernels and host code for libStencilCudaRuntime
+    (`gpu_options`: options of --convert-to-gpu, as "chip=sm_80 format=isa").
+    `emulate_gpu=True` (CPU target) runs the GPU mapping's kernels on the CPU
+    (`gpu_options`: block-sizes/threads of the mapping; `openmp`: the blocks
+    in parallel).
     """
-    return compile_loops(lower_file(path, extra_passes), Path(path).stem, openmp=openmp,
-                         workdir=workdir, extra_sources=extra_sources, cpu=cpu)
+    _check_target(target, emulate_gpu, openmp, gpu_options)
+    if target == "cpu" and not emulate_gpu:
+        return compile_loops(lower_file(path, extra_passes), Path(path).stem, openmp=openmp,
+                             workdir=workdir, extra_sources=extra_sources, cpu=cpu)
+    return compile_module(prepare_file(path, extra_passes), Path(path).stem, openmp=openmp,
+                          workdir=workdir, extra_sources=extra_sources, cpu=cpu,
+                          target=target, emulate_gpu=emulate_gpu, gpu_options=gpu_options)
+
+
+def prepare_file(path, extra_passes=()):
+    """The program in `path` after `extra_passes` (still stencil and poly ops:
+    what the GPU mapping starts from)."""
+    pre = [f"--{p}" for p in extra_passes]
+    return _run([find_stencil_opt(), *pre, str(path)])
 
 
 def lower_file(path, extra_passes=()):
@@ -159,18 +252,64 @@ def lower_file(path, extra_passes=()):
                  "--convert-stencil-to-loops", "--mlir-print-local-scope", str(path)])
 
 
+def signatures_of(module):
+    """The lowered signatures of a module of stencil (and poly) ops."""
+    loops = _run([find_stencil_opt(), "--stencil-shape-inference", "--convert-stencil-to-loops",
+                  "--mlir-print-local-scope"], stdin=module)
+    return _parse_signatures(loops)
+
+
+def gpu_lowering(module, target="cuda", emulate_gpu=False, openmp=False, gpu_options=""):
+    """The LLVM dialect of a prepared module (prepare_file) through the GPU
+    mapping: for the GPU (`--convert-to-gpu`) or emulated on the CPU."""
+    _check_target(target, emulate_gpu, openmp, gpu_options)
+    if target == "cuda":
+        pipeline = "--convert-to-gpu" + (f"={gpu_options}" if gpu_options else "")
+    else:
+        options = ["emulate-gpu=true"] + (["openmp=true"] if openmp else [])
+        options += [f"{k}={v}" for k, v in _split_options(gpu_options)]
+        pipeline = "--stencil-cpu-pipeline=" + " ".join(options)
+    return _run([find_stencil_opt(), pipeline], stdin=module)
+
+
+def compile_module(module, stem, openmp=False, workdir=None, extra_sources=(), cpu=None,
+                   target="cpu", emulate_gpu=False, gpu_options=""):
+    """Compile a prepared module (stencil or poly ops, prepare_file) through
+    the GPU mapping: for CUDA, or emulated on the CPU."""
+    if target == "cpu" and not emulate_gpu:
+        return compile_loops(_run([find_stencil_opt(), "--stencil-shape-inference",
+                                   "--convert-stencil-to-loops"], stdin=module),
+                             stem, openmp=openmp, workdir=workdir,
+                             extra_sources=extra_sources, cpu=cpu)
+    signatures = signatures_of(module)
+    llvm_dialect = gpu_lowering(module, target, emulate_gpu, openmp, gpu_options)
+    return compile_llvm_dialect(llvm_dialect, stem, signatures, target=target, openmp=openmp,
+                                workdir=workdir, extra_sources=extra_sources, cpu=cpu,
+                                emulate_gpu=emulate_gpu)
+
+
 def compile_loops(loops, stem, openmp=False, workdir=None, extra_sources=(), cpu=None):
     """Compile a module in the loop form (lower_file) to a shared library."""
-    cpu = cpu or default_cpu()
-    check_cpu(cpu)
-    opt = find_stencil_opt()
-    workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
-    workdir.mkdir(parents=True, exist_ok=True)
     signatures = _parse_signatures(loops)
     pipeline = "--stencil-cpu-pipeline=openmp=true" if openmp else "--stencil-cpu-pipeline"
     # The loop form is already shape-inferred and lowered: the pipeline's
     # stencil passes find nothing left and the rest goes down to LLVM.
-    llvm_dialect = _run([opt, pipeline], stdin=loops)
+    llvm_dialect = _run([find_stencil_opt(), pipeline], stdin=loops)
+    return compile_llvm_dialect(llvm_dialect, stem, signatures, openmp=openmp, workdir=workdir,
+                                extra_sources=extra_sources, cpu=cpu)
+
+
+def compile_llvm_dialect(llvm_dialect, stem, signatures, target="cpu", openmp=False,
+                         workdir=None, extra_sources=(), cpu=None, emulate_gpu=False):
+    """The common end of every path: a module in the LLVM dialect (with a
+    gpu.binary of kernels for target="cuda") to a shared library. For CUDA
+    the library links libStencilCudaRuntime.so (find_cuda_runtime) with a run
+    path to its directory; `signatures` are those of the C entry points."""
+    cpu = cpu or default_cpu()
+    check_cpu(cpu)
+    runtime = find_cuda_runtime() if target == "cuda" else None
+    workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
+    workdir.mkdir(parents=True, exist_ok=True)
     llvm_ir = _run([str(LLVM_BIN / "mlir-translate"), "--mlir-to-llvmir"], stdin=llvm_dialect)
     optimized = _run([str(LLVM_BIN / "opt"), "-O3", f"-mtriple={host_triple()}", f"-mcpu={cpu}", "-S"],
                      stdin=llvm_ir)
@@ -181,5 +320,9 @@ def compile_loops(loops, stem, openmp=False, workdir=None, extra_sources=(), cpu
     link = ["cc", "-shared", "-fPIC", "-O2", "-o", str(lib), str(obj), *map(str, extra_sources)]
     if openmp:
         link += [f"-L{LLVM_LIB}", f"-Wl,-rpath,{LLVM_LIB}", "-lomp"]
+    if runtime:
+        # libcuda.so.1 is the runtime's dependency, found at load time.
+        link += [runtime, f"-Wl,-rpath,{os.path.dirname(runtime)}"]
     _run(link)
-    return CompiledModule(str(lib), signatures, openmp)
+    return CompiledModule(str(lib), signatures, openmp, target=target, emulate_gpu=emulate_gpu,
+                          runtime=runtime)

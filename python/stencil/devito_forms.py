@@ -874,8 +874,9 @@ def write_program(prog, workdir):
 
 
 def check_program(prog, workdir, openmp_modes=(False, True), seed=0, xdsl=True, log=print,
-                  extra_passes=()):
+                  extra_passes=(), **target):
     """Generate, compile and run `prog`; raise AssertionError on any difference.
+    `target` holds compile_file's target, emulate_gpu and gpu_options.
 
     Returns the path of the program written to `workdir`."""
     from .compiler import compile_file
@@ -898,7 +899,7 @@ def check_program(prog, workdir, openmp_modes=(False, True), seed=0, xdsl=True, 
         sub = workdir / f"{prog.name}-{'omp' if openmp else 'seq'}"
         lib = StencilLibrary(compile_file(path, openmp=openmp, workdir=sub,
                                           extra_sources=[timers_c],
-                                          extra_passes=extra_passes))
+                                          extra_passes=extra_passes, **target))
         got = {n: [a.copy() for a in arrs] for n, arrs in inputs.items()}
         timers = np.zeros(1, np.float64)
         lib.call("Kernel", *prog.arguments(got), timers)

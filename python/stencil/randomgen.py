@@ -295,7 +295,7 @@ def merge_modules(texts):
 
 def main(argv=None):
     import tempfile
-    from .compiler import compile_loops, lower_file
+    from .compiler import compile_loops, compile_module, lower_file, prepare_file
     from .runtime import StencilLibrary
 
     parser = argparse.ArgumentParser(description=__doc__,
@@ -308,6 +308,9 @@ def main(argv=None):
                         help="run --stencil-inlining first (fusion by recomputation)")
     parser.add_argument("--hex-tile", action="store_true",
                         help="hex-tile every time loop with random tile sizes")
+    parser.add_argument("--emulate-gpu", action="store_true",
+                        help="lower through the GPU mapping (random threads per block) "
+                             "and run the kernels on the CPU")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     outdir = Path(args.outdir or tempfile.mkdtemp(prefix="stencil-random-"))
@@ -328,10 +331,26 @@ def main(argv=None):
             tiled += has_scop
             note = f", hex-tile {options}" if has_scop else ", not tiled"
         progs.append(prog)
-        loops.append(lower_file(path, passes))
+        if args.emulate_gpu:
+            if args.hex_tile:
+                threads = ",".join(str(rng.randint(1, 8)) for _ in range(min(prog.rank, 3)))
+                passes += (f"poly-to-gpu=threads={threads}",)
+                note += f", threads {threads}" if has_scop else ""
+            loops.append(prepare_file(path, passes))
+        else:
+            loops.append(lower_file(path, passes))
         notes.append(note)
-    lib = StencilLibrary(compile_loops(merge_modules(loops), "random", openmp=args.openmp,
-                                       workdir=outdir))
+    if args.emulate_gpu:
+        # Untiled applies: small odd blocks, so that most are partial.
+        blocks = ",".join(str(rng.randint(1, 8)) for _ in range(3))
+        compiled = compile_module(merge_modules(loops), "random", openmp=args.openmp,
+                                  workdir=outdir, emulate_gpu=True,
+                                  gpu_options=f"block-sizes={blocks}")
+        print(f"random: GPU mapping emulated on the CPU, untiled block sizes {blocks}")
+    else:
+        compiled = compile_loops(merge_modules(loops), "random", openmp=args.openmp,
+                                 workdir=outdir)
+    lib = StencilLibrary(compiled)
     failures = 0
     for i, (prog, note) in enumerate(zip(progs, notes)):
         data = np.random.default_rng(i)

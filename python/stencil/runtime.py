@@ -1,9 +1,17 @@
-"""Call compiled stencil functions on numpy arrays.
+"""Call compiled stencil functions on numpy arrays (and on GPU arrays).
 
 The lowered ABI (docs/dialect.md): every field argument is a memref of the
 field's full extent whose element 0 is the field's lower bound. Through the C
 entry point ``_mlir_ciface_<name>`` each memref is passed as a pointer to a
 descriptor {allocated, aligned, offset, sizes[rank], strides[rank]}.
+
+A library compiled for CUDA (compile_file(..., target="cuda")) takes DEVICE
+pointers in those descriptors (docs/gpu-runtime.md). StencilLibrary.call
+accepts numpy arrays, which it copies to device memory and back around the
+call, and objects with ``__cuda_array_interface__`` (CuPy, Numba, PyTorch...),
+whose device memory it passes as is. Device memory, copies and errors go
+through libStencilCudaRuntime.so (CudaRuntime); a CUDA failure raises
+CudaError with the runtime's message (the failing call and the error name).
 """
 
 import ctypes
@@ -45,23 +53,246 @@ def _descriptor_type(rank):
 
 def memref_descriptor(array):
     """A descriptor viewing `array` (which must stay alive during the call)."""
-    rank = array.ndim
+    return _descriptor(array.ctypes.data, array.shape,
+                       [s // array.itemsize for s in array.strides])
+
+
+def _descriptor(ptr, shape, strides=None):
+    rank = len(shape)
+    if strides is None:
+        strides = _contiguous_strides(shape, 1)
     desc = _descriptor_type(rank)()
-    ptr = array.ctypes.data
     desc.allocated = ptr
     desc.aligned = ptr
     desc.offset = 0
     for d in range(rank):
-        desc.sizes[d] = array.shape[d]
-        desc.strides[d] = array.strides[d] // array.itemsize
+        desc.sizes[d] = shape[d]
+        desc.strides[d] = strides[d]
     return desc
 
 
+def _contiguous_strides(shape, itemsize):
+    strides, step = [], itemsize
+    for extent in reversed(shape):
+        strides.append(step)
+        step *= max(extent, 1)
+    return strides[::-1]
+
+
+def _check_array_spec(name, i, dtype, shape, spec):
+    """dtype and shape of a field argument against its lowered memref type."""
+    if dtype != numpy_dtype(spec.dtype):
+        raise TypeError(f"argument {i} of @{name}: dtype {dtype}, "
+                        f"expected {numpy_dtype(spec.dtype)}")
+    if len(shape) != len(spec.shape) or any(
+            s is not None and s != a for s, a in zip(spec.shape, shape)):
+        raise ValueError(f"argument {i} of @{name}: shape {tuple(shape)}, "
+                         f"expected {spec.shape}")
+
+
+def _check_numpy_arg(name, i, arg, spec):
+    if not isinstance(arg, np.ndarray):
+        raise TypeError(f"argument {i} of @{name} must be a numpy array")
+    _check_array_spec(name, i, arg.dtype, arg.shape, spec)
+    if not arg.flags["C_CONTIGUOUS"] or not arg.flags["WRITEABLE"]:
+        raise ValueError(f"argument {i} of @{name} must be a writeable "
+                         "C-contiguous array")
+
+
+# --------------------------------------------------------------------------
+# CUDA
+
+
+class CudaError(RuntimeError):
+    """A CUDA failure: the message names the failing call and the CUDA
+    error (as libStencilCudaRuntime reported it), or says why there is no
+    usable driver."""
+
+
+class CudaArray:
+    """A checked ``__cuda_array_interface__`` argument (cuda_array_arg)."""
+
+    def __init__(self, ptr, shape, dtype, stream):
+        self.ptr, self.shape, self.dtype, self.stream = ptr, tuple(shape), dtype, stream
+
+
+def cuda_array_arg(obj, spec, index=0, name="?"):
+    """Validate an object with ``__cuda_array_interface__`` (versions 0-3)
+    against the memref argument `spec` of @name: element type, shape
+    (static extents must match), C-contiguous strides, writeable, no mask.
+    Returns a CudaArray; raises TypeError/ValueError saying what is wrong."""
+    where = f"argument {index} of @{name}"
+    try:
+        iface = obj.__cuda_array_interface__
+    except AttributeError:
+        raise TypeError(f"{where} has no __cuda_array_interface__") from None
+    if not isinstance(iface, dict):
+        raise TypeError(f"{where}: __cuda_array_interface__ is not a dict")
+    missing = [k for k in ("shape", "typestr", "data") if k not in iface]
+    if missing:
+        raise ValueError(f"{where}: __cuda_array_interface__ lacks {', '.join(missing)}")
+    shape = tuple(int(e) for e in iface["shape"])
+    try:
+        dtype = np.dtype(iface["typestr"])
+    except TypeError:
+        raise TypeError(f"{where}: unknown typestr {iface['typestr']!r}") from None
+    if dtype.byteorder == ">" or (dtype.byteorder == "|" and dtype.itemsize > 1):
+        raise TypeError(f"{where}: typestr {iface['typestr']!r} is not native byte order")
+    _check_array_spec(name, index, dtype, shape, spec)
+    if iface.get("mask") is not None:
+        raise ValueError(f"{where}: masked arrays are not supported")
+    data = iface["data"]
+    if not isinstance(data, (tuple, list)) or len(data) != 2:
+        raise ValueError(f"{where}: __cuda_array_interface__ 'data' must be (pointer, read_only)")
+    ptr, readonly = int(data[0] or 0), bool(data[1])
+    size = int(np.prod(shape)) if shape else 1
+    if readonly:
+        raise ValueError(f"{where} is read-only: the fields are updated in place")
+    if ptr == 0 and size:
+        raise ValueError(f"{where}: null device pointer")
+    strides = iface.get("strides")
+    if strides is not None:
+        want = _contiguous_strides(shape, dtype.itemsize)
+        if size and any(int(s) != w for s, w, e in zip(strides, want, shape) if e > 1):
+            raise ValueError(f"{where}: strides {tuple(strides)} (bytes) are not those of a "
+                             f"C-contiguous array {tuple(want)}: pass a contiguous copy")
+    stream = iface.get("stream") if int(iface.get("version", 0)) >= 3 else None
+    if stream is not None and int(stream) == 0:
+        raise ValueError(f"{where}: 'stream' 0 is not allowed by __cuda_array_interface__ "
+                         "(1: legacy default stream, 2: per-thread default stream)")
+    return CudaArray(ptr, shape, dtype, None if stream is None else int(stream))
+
+
+class CudaRuntime:
+    """libStencilCudaRuntime.so through ctypes: device memory, copies and
+    the error state (Stencil/Runtime/CudaRuntime.h). One per library path."""
+
+    _instances = {}
+
+    @classmethod
+    def load(cls, path):
+        path = str(path)
+        if path not in cls._instances:
+            cls._instances[path] = cls(path)
+        return cls._instances[path]
+
+    def __init__(self, path):
+        try:
+            ctypes.CDLL("libcuda.so.1")
+        except OSError as e:
+            raise CudaError(f"no CUDA driver on this machine: cannot load libcuda.so.1 ({e}); "
+                            "a library compiled with target='cuda' runs where the NVIDIA "
+                            "driver is installed (emulate_gpu=True runs its kernels on the "
+                            "CPU)") from None
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise CudaError(f"cannot load the CUDA runtime {path}: {e}") from None
+        self.path, self.lib = path, lib
+        c_int, c_size, c_void_p = ctypes.c_int, ctypes.c_size_t, ctypes.c_void_p
+        for fn, res, args in [
+                ("stencilCudaInit", c_int, []),
+                ("stencilCudaGetDevice", c_int, []),
+                ("stencilCudaGetDeviceInfo", c_int,
+                 [ctypes.POINTER(c_int), ctypes.POINTER(c_int), ctypes.c_char_p, c_size]),
+                ("stencilCudaGetLastError", c_int, []),
+                ("stencilCudaGetLastErrorMessage", ctypes.c_char_p, []),
+                ("stencilCudaGetErrorCount", c_int, []),
+                ("stencilCudaClearLastError", None, []),
+                ("stencilCudaSetVerbose", None, [c_int]),
+                ("stencilCudaErrorName", ctypes.c_char_p, [c_int]),
+                ("stencilCudaMalloc", c_void_p, [c_size]),
+                ("stencilCudaFree", c_int, [c_void_p]),
+                ("stencilCudaMemcpyHtoD", c_int, [c_void_p, c_void_p, c_size]),
+                ("stencilCudaMemcpyDtoH", c_int, [c_void_p, c_void_p, c_size]),
+                ("stencilCudaMemset", c_int, [c_void_p, ctypes.c_ubyte, c_size]),
+                ("stencilCudaPointerDevice", c_int, [c_void_p]),
+                ("stencilCudaSynchronize", c_int, []),
+                ("stencilCudaSynchronizeStream", c_int, [ctypes.c_size_t])]:
+            f = getattr(lib, fn)
+            f.restype, f.argtypes = res, args
+
+    def error(self):
+        """The pending error's message (and clears it), or None."""
+        if not self.lib.stencilCudaGetLastError():
+            return None
+        message = self.lib.stencilCudaGetLastErrorMessage().decode(errors="replace")
+        self.lib.stencilCudaClearLastError()
+        return message
+
+    def check(self, context):
+        """Raise CudaError if the runtime recorded an error."""
+        message = self.error()
+        if message:
+            raise CudaError(f"{context}: {message}")
+
+    def init(self):
+        """Initialize the driver and the device (raises CudaError, again
+        with the same message on later calls: a failure is final)."""
+        result = self.lib.stencilCudaInit()
+        if result:
+            if not getattr(self, "_init_error", None):
+                self._init_error = self.error() or (
+                    "stencil-cuda: initialization failed: " +
+                    self.lib.stencilCudaErrorName(result).decode())
+            raise CudaError(f"CUDA is not usable: {self._init_error}")
+
+    @property
+    def device(self):
+        return self.lib.stencilCudaGetDevice()
+
+    def device_info(self):
+        """(name, (major, minor)) of the device in use."""
+        major, minor = ctypes.c_int(), ctypes.c_int()
+        name = ctypes.create_string_buffer(256)
+        self.lib.stencilCudaGetDeviceInfo(ctypes.byref(major), ctypes.byref(minor), name, 256)
+        self.check("device query")
+        return name.value.decode(errors="replace"), (major.value, minor.value)
+
+    def malloc(self, nbytes):
+        ptr = self.lib.stencilCudaMalloc(nbytes) if nbytes else None
+        self.check(f"allocating {nbytes} bytes of device memory")
+        return ptr
+
+    def free(self, ptr):
+        if ptr:
+            self.lib.stencilCudaFree(ptr)
+
+    def to_device(self, ptr, array):
+        if array.nbytes:
+            self.lib.stencilCudaMemcpyHtoD(ptr, array.ctypes.data, array.nbytes)
+            self.check("copying to the device")
+
+    def to_host(self, array, ptr):
+        if array.nbytes:
+            self.lib.stencilCudaMemcpyDtoH(array.ctypes.data, ptr, array.nbytes)
+            self.check("copying from the device")
+
+    def pointer_device(self, ptr):
+        """Ordinal of the device owning `ptr`, -1 if it is no CUDA memory."""
+        return self.lib.stencilCudaPointerDevice(ptr)
+
+    def synchronize(self):
+        self.lib.stencilCudaSynchronize()
+
+    def synchronize_stream(self, stream):
+        self.lib.stencilCudaSynchronizeStream(stream)
+
+
 class StencilLibrary:
-    """A loaded shared library built by compiler.compile_file."""
+    """A loaded shared library built by compiler.compile_file.
+
+    For target="cuda", loading initializes CUDA and loads the kernels: it
+    raises CudaError when that fails (no driver, no device, kernels built
+    for another GPU...)."""
 
     def __init__(self, compiled):
         self.compiled = compiled
+        self.cuda = None
+        if getattr(compiled, "target", "cpu") == "cuda":
+            self.cuda = CudaRuntime.load(compiled.runtime)
+            self.cuda.error()  # what an earlier library left
+            self.cuda.init()
         try:
             self.lib = ctypes.CDLL(compiled.library)
         except OSError as e:
@@ -71,6 +302,9 @@ class StencilLibrary:
                         "Devito's timer_start/timer_end): link C definitions of them with "
                         "--link FILE.c (compile_file(..., extra_sources=[...]))")
             raise CompileError(f"cannot load {compiled.library}: {e}{hint}") from None
+        if self.cuda:
+            # Its constructor loaded the kernels (mgpuModuleLoad).
+            self.cuda.check(f"loading the kernels of {compiled.library}")
 
     def signature(self, name):
         try:
@@ -82,7 +316,8 @@ class StencilLibrary:
     def call(self, name, *args):
         """Call @name. Memref arguments take numpy arrays of exactly the
         lowered shape and element type (updated in place); scalars take
-        Python numbers."""
+        Python numbers. For a CUDA library, memref arguments also take
+        objects with __cuda_array_interface__ (used in place, no copy)."""
         sig = self.signature(name)
         if sig.returns:
             raise TypeError(f"@{name} returns values, which the Python runtime does not "
@@ -90,30 +325,76 @@ class StencilLibrary:
                             "updated in place)")
         if len(args) != len(sig.args):
             raise TypeError(f"@{name} takes {len(sig.args)} arguments, got {len(args)}")
+        if self.cuda:
+            return self._call_cuda(name, sig, args)
         cargs, keep = [], []
         for i, (arg, spec) in enumerate(zip(args, sig.args)):
             if isinstance(spec, MemRefArg):
-                if not isinstance(arg, np.ndarray):
-                    raise TypeError(f"argument {i} of @{name} must be a numpy array")
-                if arg.dtype != numpy_dtype(spec.dtype):
-                    raise TypeError(f"argument {i} of @{name}: dtype {arg.dtype}, "
-                                    f"expected {numpy_dtype(spec.dtype)}")
-                if len(arg.shape) != len(spec.shape) or any(
-                        s is not None and s != a for s, a in zip(spec.shape, arg.shape)):
-                    raise ValueError(f"argument {i} of @{name}: shape {arg.shape}, "
-                                     f"expected {spec.shape}")
-                if not arg.flags["C_CONTIGUOUS"] or not arg.flags["WRITEABLE"]:
-                    raise ValueError(f"argument {i} of @{name} must be a writeable "
-                                     "C-contiguous array")
+                _check_numpy_arg(name, i, arg, spec)
                 desc = memref_descriptor(arg)
                 keep.append(desc)
                 cargs.append(ctypes.byref(desc))
-            elif spec.dtype == "!llvm.ptr" and isinstance(arg, np.ndarray):
-                cargs.append(ctypes.c_void_p(arg.ctypes.data))
-            elif spec.dtype in _CTYPES_SCALARS:
-                cargs.append(_CTYPES_SCALARS[spec.dtype](arg))
             else:
-                raise TypeError(f"argument {i} of @{name}: unsupported type {spec.dtype}")
+                cargs.append(_scalar_arg(name, i, arg, spec))
+        self._entry(name)(*cargs)
+
+    def _entry(self, name):
         fn = getattr(self.lib, f"_mlir_ciface_{name}")
         fn.restype = None
-        fn(*cargs)
+        return fn
+
+    def _call_cuda(self, name, sig, args):
+        rt = self.cuda
+        rt.error()  # errors of earlier calls are not this call's
+        cargs, keep, copies, owned = [], [], [], []
+        try:
+            for i, (arg, spec) in enumerate(zip(args, sig.args)):
+                if not isinstance(spec, MemRefArg):
+                    cargs.append(_scalar_arg(name, i, arg, spec))
+                    continue
+                if hasattr(arg, "__cuda_array_interface__"):
+                    arr = cuda_array_arg(arg, spec, i, name)
+                    if arr.ptr:
+                        owner = rt.pointer_device(arr.ptr)
+                        if owner < 0:
+                            raise ValueError(f"argument {i} of @{name}: {arr.ptr:#x} is not "
+                                             "CUDA memory (pass host data as a numpy array)")
+                        if owner != rt.device:
+                            raise ValueError(f"argument {i} of @{name} is on CUDA device "
+                                             f"{owner}, the runtime uses device {rt.device} "
+                                             f"(set STENCIL_CUDA_DEVICE={owner})")
+                    if arr.stream is not None:
+                        rt.synchronize_stream(arr.stream)
+                        rt.check(f"waiting for the stream of argument {i} of @{name}")
+                    ptr = arr.ptr
+                elif isinstance(arg, np.ndarray):
+                    _check_numpy_arg(name, i, arg, spec)
+                    ptr = rt.malloc(arg.nbytes)
+                    owned.append(ptr)
+                    rt.to_device(ptr, arg)
+                    copies.append((arg, ptr))
+                else:
+                    raise TypeError(f"argument {i} of @{name} must be a numpy array or an "
+                                    "object with __cuda_array_interface__ (CuPy, Numba, "
+                                    "PyTorch...)")
+                desc = _descriptor(ptr or 0, tuple(arg.shape) if isinstance(arg, np.ndarray)
+                                   else arr.shape)
+                keep.append(desc)
+                cargs.append(ctypes.byref(desc))
+            self._entry(name)(*cargs)
+            rt.synchronize()
+            rt.check(f"@{name}")
+            for array, ptr in copies:
+                rt.to_host(array, ptr)
+        finally:
+            for ptr in owned:
+                rt.free(ptr)
+        rt.check(f"@{name}")
+
+
+def _scalar_arg(name, i, arg, spec):
+    if spec.dtype == "!llvm.ptr" and isinstance(arg, np.ndarray):
+        return ctypes.c_void_p(arg.ctypes.data)
+    if spec.dtype in _CTYPES_SCALARS:
+        return _CTYPES_SCALARS[spec.dtype](arg)
+    raise TypeError(f"argument {i} of @{name}: unsupported type {spec.dtype}")

@@ -474,21 +474,27 @@ TEST(TileSizesTest, RejectsBadHeightAndWidths) {
 TEST(TileSizesTest, DefaultsAreValid) {
   for (unsigned n = 1; n <= 3; ++n)
     for (unsigned K = 1; K <= 3; ++K)
-      for (Rational slope : {Rational{1, 1}, Rational{5, 2}, Rational{9, 1}}) {
-        DependenceCone c;
-        c.upper.assign(n, slope);
-        c.lower.assign(n, Rational{1, 1});
-        HybridTilingOptions o;
-        o.statementsPerStep = K;
-        o.sizes = defaultTileSizes(c, 0, K);
-        EXPECT_FALSE(checkTileSizes(c, o))
-            << *checkTileSizes(c, o) << " (n = " << n << ", K = " << K << ")";
-        EXPECT_EQ((o.sizes.h + 1) % K, 0);
-      }
+      for (Rational slope : {Rational{1, 1}, Rational{5, 2}, Rational{9, 1}})
+        for (TileTarget target : {TileTarget::Cpu, TileTarget::Gpu}) {
+          DependenceCone c;
+          c.upper.assign(n, slope);
+          c.lower.assign(n, Rational{1, 1});
+          HybridTilingOptions o;
+          o.statementsPerStep = K;
+          o.sizes = defaultTileSizes(c, 0, K, target);
+          EXPECT_FALSE(checkTileSizes(c, o))
+              << *checkTileSizes(c, o) << " (n = " << n << ", K = " << K
+              << ")";
+          EXPECT_EQ((o.sizes.h + 1) % K, 0);
+        }
   DependenceCone c = makeCone({{{1, 1}, {1, 1}}, {{1, 1}, {1, 1}}});
   HybridTileSizes s = defaultTileSizes(c, 0, 1);
   EXPECT_EQ(s.h, 7);
   EXPECT_EQ(s.widths, (llvm::SmallVector<int64_t>{32, 512}));
+  // GPU: 8 time steps per tile in 2D (h = 3), a warp-multiple inner width.
+  s = defaultTileSizes(c, 0, 1, TileTarget::Gpu);
+  EXPECT_EQ(s.h, 3);
+  EXPECT_EQ(s.widths, (llvm::SmallVector<int64_t>{16, 64}));
 }
 
 //===----------------------------------------------------------------------===//

@@ -80,8 +80,9 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::init(true)};
   Option<bool> hostToLLVM{
       *this, "host-to-llvm",
-      llvm::cl::desc("Lower the host code to the LLVM dialect (else stop "
-                     "after the cubin is built)"),
+      llvm::cl::desc("Lower to NVVM, build the cubin and lower the host "
+                     "code to the LLVM dialect (else stop after kernel "
+                     "outlining, to inspect the mapped kernels)"),
       llvm::cl::init(true)};
 };
 

@@ -18,11 +18,18 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "::mlir::ModuleOp">
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect"
+    "::mlir::scf::SCFDialect", "::mlir::func::FuncDialect",
+    // Scops mapped by poly-to-gpu lower to gpu.launch.
+    "::mlir::gpu::GPUDialect"
   ];
   let options = [
     Option<"parallel", "parallel", "bool", "true",
            "Emit scf.parallel for the points of an apply (else scf.for)">,
+    Option<"parallelAllDims", "parallel-all-dims", "bool", "false",
+           "Make every dimension of an apply's points parallel (one "
+           "scf.parallel over all of them, as the GPU mapping needs); by "
+           "default only the outermost is, and the inner loops stay scf.for "
+           "for the CPU's vectorizer">,
     Option<"emitCInterface", "emit-c-interface", "bool", "true",
            "Mark converted functions with llvm.emit_c_interface so that C "
            "callers get a `_mlir_ciface_<name>` entry point">
@@ -34,13 +41,19 @@ def StencilParallelToGpu : Pass<"stencil-parallel-to-gpu", "::mlir::ModuleOp"> {
                 "GPU kernels (gpu.launch)";
   let description = [{
     Every outermost `scf.parallel` outside a `gpu.launch` (one per apply and
-    time step after `convert-stencil-to-loops`) becomes one `gpu.launch`:
-    the innermost loop dimension maps to `x` (coalesced accesses), the next
-    ones to `y` and `z`, further outer dimensions become a loop in the
-    kernel; a guard drops the threads past the loop bounds. Host
+    time step after `convert-stencil-to-loops`) becomes one `gpu.launch`
+    with one thread per iteration: the innermost loop dimension maps to `x`
+    (coalesced accesses), the next ones to `y` and `z`, further outer
+    dimensions become a loop in the kernel; a guard drops the threads past
+    the loop bounds (none where the block size divides a static extent).
+    The grid is computed on the host; where it may exceed CUDA's limits
+    (dynamic bounds, or more than 2^31-1 blocks along x, 65535 along y or z)
+    it is clamped and the blocks loop over the rest. Existing launches are
+    left as they are. In functions that launch kernels, host
     `memref.alloc`/`memref.dealloc` become `gpu.alloc`/`gpu.dealloc`, since
-    the kernels read and write device memory. Host code that still reads or
-    writes memref elements is an error. The module is marked
+    the kernels read and write device memory; host code that still reads or
+    writes memref elements, and `memref.alloca` buffers used by a kernel,
+    are errors, as are parallel loops with reductions. The module is marked
     `gpu.container_module`.
   }];
   let dependentDialects = [
@@ -50,7 +63,8 @@ def StencilParallelToGpu : Pass<"stencil-parallel-to-gpu", "::mlir::ModuleOp"> {
   let options = [
     ListOption<"blockSizes", "block-sizes", "int64_t",
                "Threads per block along x (innermost dimension), y, z; "
-               "default 256 (1D), 32,8 (2D), 32,4,4 (3D)">
+               "missing entries are 1, entries past the mapped dimensions "
+               "are unused; default 256 (1D), 32,8 (2D), 32,4,4 (3D)">
   ];
 }
 
@@ -60,13 +74,19 @@ def StencilGpuEmulate : Pass<"stencil-gpu-emulate", "::mlir::ModuleOp"> {
     The CPU executor of the mapped form. Each `gpu.launch` becomes a loop
     nest over its blocks (`scf.parallel` with `parallel-blocks`, else
     `scf.for`); inside a block, the threads run one after the other between
-    barriers: every straight-line stretch of the body between `gpu.barrier`
-    ops is wrapped in loops over the thread ids, and control flow that
-    contains a barrier is kept and entered once per block, which requires
-    its bounds and conditions to be the same for all threads (else: an
-    error). Block/thread ids and dimensions become the loop indices and the
-    launch sizes. Memory stays where it is: `gpu.alloc`/`gpu.dealloc`
-    become `memref.alloc`/`memref.dealloc`.
+    barriers: in every straight-line stretch of the body between
+    `gpu.barrier` ops, the ops that differ between threads (they depend on a
+    thread id, touch memory or contain such ops) move into loops over the
+    thread ids, and control flow that contains a barrier is kept and entered
+    once per block, which requires its bounds and conditions to be the same
+    for all threads (else: an error). A per-thread value used after a
+    barrier is computed again when it is a pure computation of thread ids
+    and uniform values (an index), and is an error otherwise. This gives the
+    GPU's results for race-free kernels. Block/thread ids and dimensions
+    become the loop indices and the launch sizes. Memory stays where it is:
+    `gpu.alloc`/`gpu.dealloc` become `memref.alloc`/`memref.dealloc`.
+    Launches with memory attributions, dynamic shared memory, clusters or
+    async tokens are errors.
   }];
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",

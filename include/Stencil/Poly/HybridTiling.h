@@ -73,12 +73,16 @@ struct HybridTilingOptions {
   bool unrollTime = false;
 };
 
+/// What the default tile sizes are chosen for.
+enum class TileTarget { Cpu, Gpu };
+
 /// The default sizes for a program: the one place where tile sizes are
 /// chosen when the user gives none (a tile-size model replaces it later).
 /// Respects the convexity condition on w0 and h+1 being a multiple of
 /// `statementsPerStep`.
 HybridTileSizes defaultTileSizes(const DependenceCone &cone, unsigned hexDim,
-                                 unsigned statementsPerStep);
+                                 unsigned statementsPerStep,
+                                 TileTarget target = TileTarget::Cpu);
 
 /// Checks the conditions of sec. 3.3.2 on the sizes: h >= 0, h+1 a multiple
 /// of the statements per step, w0 satisfying the convexity condition (1),

@@ -1,0 +1,99 @@
+# REQUIRES: cuda-runtime
+# RUN: %python %s %t
+#
+# Stencil programs compiled for CUDA from the command line, checked without a
+# GPU: `compile --gpu` (untiled, hex-tiled, PTX) writes a library that
+# exports _mlir_ciface_jacobi2d and needs nothing but libStencilCudaRuntime
+# (whose run path it carries) and the C library; `run --gpu` with the
+# toolkit's stub as the driver fails cleanly naming cuInit and
+# CUDA_ERROR_STUB_LIBRARY, without a driver says there is none, and with the
+# fake driver goes through the whole call (launches checked by the fake);
+# invalid option combinations are refused.
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "Inputs"))
+from cuda_testing import (driver_env, fake_driver, stub_driver, symbols,  # noqa: E402
+                          system_driver)
+
+SRC = Path(os.environ.get("STENCIL_SRC", Path(__file__).resolve().parents[2]))
+JACOBI = SRC / "examples" / "jacobi2d.mlir"
+
+
+def stencil(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "stencil", *map(str, args)], env=env,
+                          capture_output=True, text=True)
+
+
+def check(cond, what, proc=None):
+    if not cond:
+        extra = f"\n{proc.stdout}\n{proc.stderr}" if proc is not None else ""
+        sys.exit(f"FAILED: {what}{extra}")
+    print(f"ok: {what}")
+
+
+def main(work):
+    work = Path(work)
+    subprocess.run(["rm", "-rf", str(work)], check=True)
+    work.mkdir(parents=True)
+    fake = fake_driver(work / "fake")
+    runtime = None
+    variants = {"plain": [], "hex": ["--hex-tile"],
+                "hex-ptx": ["--hex-tile", "--gpu-options=format=isa threads=16,4"],
+                "ptx-blocks": ["--gpu-options=format=isa block-sizes=16,8"]}
+    for name, options in variants.items():
+        lib = work / f"lib{name}.so"
+        proc = stencil("compile", JACOBI, "--gpu", *options, "-o", lib)
+        check(proc.returncode == 0 and "_mlir_ciface_jacobi2d" in proc.stdout
+              and "device pointers" in proc.stdout, f"{name}: compile --gpu", proc)
+        runtime = proc.stdout.split(" it links ")[1].split(" ")[0]
+        check(Path(runtime).name == "libStencilCudaRuntime.so", f"{name}: links {runtime}")
+        check("_mlir_ciface_jacobi2d" in symbols(lib, True), f"{name}: exports the entry point")
+        rt = symbols(runtime, True)
+        mgpu = {s for s in symbols(lib, False) if s.startswith("mgpu")}
+        check({"mgpuLaunchKernel", "mgpuModuleGetFunction"} <= mgpu <= rt,
+              f"{name}: its {len(mgpu)} mgpu functions are the runtime's")
+        dyn = subprocess.run(["readelf", "-d", lib], capture_output=True, text=True).stdout
+        check("libStencilCudaRuntime.so" in dyn and os.path.dirname(runtime) in dyn,
+              f"{name}: needs libStencilCudaRuntime.so, run path to it")
+        # Every undefined symbol resolves (the fake driver stands for libcuda).
+        ldd = subprocess.run(["ldd", "-r", lib], env=driver_env(fake), capture_output=True,
+                             text=True)
+        check(ldd.returncode == 0 and "undefined symbol" not in ldd.stdout + ldd.stderr
+              and "not found" not in ldd.stdout, f"{name}: ldd -r resolves every symbol", ldd)
+
+    # Running: with the stub, without a driver, with the fake driver.
+    stub = stub_driver(work / "stub")
+    if stub:
+        proc = stencil("run", JACOBI, "--gpu", env=driver_env(stub))
+        check(proc.returncode == 1 and "cuInit" in proc.stderr
+              and "CUDA_ERROR_STUB_LIBRARY" in proc.stderr and "Traceback" not in proc.stderr,
+              "run --gpu with the stub: a clean error naming cuInit", proc)
+    if not system_driver():
+        proc = stencil("run", JACOBI, "--gpu", env=driver_env(None))
+        check(proc.returncode == 1 and "no CUDA driver on this machine" in proc.stderr,
+              "run --gpu without a driver: says so", proc)
+    for options in ([], ["--hex-tile"]):
+        proc = stencil("run", JACOBI, "--gpu", *options, env=driver_env(fake))
+        check(proc.returncode == 0 and "on CUDA device 0 (Fake GPU 0, sm_86)" in proc.stdout,
+              f"run --gpu {' '.join(options)} with the fake driver", proc)
+    proc = stencil("run", JACOBI, "--gpu", env=driver_env(fake, FAKE_CUDA_FAIL="cuLaunchKernel=719"))
+    check(proc.returncode == 1 and "cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED"
+          in proc.stderr and "Traceback" not in proc.stderr, "a failing launch is reported", proc)
+
+    # Option combinations.
+    for args, message in (
+            (["--gpu", "--openmp"], "--openmp is for CPU code"),
+            (["--gpu", "--emulate-gpu"], "choose one"),
+            (["--gpu-options=format=isa"], "--gpu-options needs --gpu or --emulate-gpu"),
+            (["--emulate-gpu", "--gpu-options=chip=sm_80"],
+             "the GPU emulation takes only the options block-sizes, threads")):
+        proc = stencil("run", JACOBI, *args)
+        check(proc.returncode == 1 and message in proc.stderr, f"refused: {' '.join(args)}", proc)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
