@@ -24,16 +24,16 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
   // The GPU mapping takes every dimension of the points.
   loops.parallelAllDims = options.emulateGpu;
   pm.addPass(stencil::createConvertStencilToLoops(loops));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
   if (options.emulateGpu) {
+    // Before the canonicalizer, which would fold a loop of one iteration
+    // into host code.
     StencilParallelToGpuOptions launches;
     launches.blockSizes.assign(options.blockSizes.begin(), options.blockSizes.end());
     pm.addPass(stencil::createStencilParallelToGpu(launches));
     pm.addPass(stencil::createStencilGpuEmulate({options.openmp}));
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
   }
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   if (options.openmp) {
     pm.addPass(createConvertSCFToOpenMPPass());
     // The conversion wraps each parallel body in a memref.alloca_scope,

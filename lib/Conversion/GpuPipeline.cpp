@@ -84,11 +84,13 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   ConvertStencilToLoopsOptions loops;
   loops.parallelAllDims = true;
   pm.addPass(stencil::createConvertStencilToLoops(loops));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
+  // Before the canonicalizer, which would fold a loop of one iteration into
+  // host code.
   StencilParallelToGpuOptions launches;
   launches.blockSizes.assign(options.blockSizes.begin(), options.blockSizes.end());
   pm.addPass(stencil::createStencilParallelToGpu(launches));
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   // Constants and index computations move into the kernels instead of
   // becoming kernel arguments: ptxas then sees constant bounds and strides.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

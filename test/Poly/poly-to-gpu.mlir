@@ -5,8 +5,13 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu | FileCheck %s --check-prefix=DEFAULT
 // Mapped scops print and parse back.
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu | stencil-opt | FileCheck %s --check-prefix=DEFAULT
-// An untiled scop keeps its schedule (stencil-parallel-to-gpu maps it).
+// An untiled scop: one launch per time step, rows over the blocks, the
+// innermost dimension over the threads.
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --stencil-to-poly --poly-to-gpu | FileCheck %s --check-prefix=UNTILED
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --stencil-to-poly --poly-to-gpu --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=UNTILED-LOOPS
+// The mapped scop lowers in another process too (the GPU dialect is loaded
+// by convert-stencil-to-loops itself).
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu | stencil-opt --convert-stencil-to-loops | FileCheck %s --check-prefix=REPARSE
 // Full tiles of a 512x512 grid with the time steps unrolled and the rows of
 // the hexagon in one thread: every step of a full tile is straight-line code
 // followed by a barrier.
@@ -32,7 +37,6 @@
 // LOOPS:           gpu.launch blocks(%[[B:.*]], %{{.*}}, %{{.*}}) in (%[[G:.*]] = %c2, %{{.*}} = %c1, %{{.*}} = %c1) threads(%[[TX:.*]], %{{.*}}, %{{.*}}) in (%{{.*}} = %c8, %{{.*}} = %c1, %{{.*}} = %c1) {
 // LOOPS-NEXT:        scf.for %{{.*}} = %[[B]] to %c12 step %[[G]] {
 // LOOPS:               scf.for %[[STEP:.*]] = %{{.*}} to %{{.*}} step %c1 {
-// LOOPS:                 arith.cmpi {{.*}}%[[TX]]
 // LOOPS:                 scf.if
 // LOOPS:                   memref.store
 // LOOPS:                 gpu.barrier
@@ -50,8 +54,16 @@
 // DEFAULT: gpu_threads = array<i64: 16, 4>
 // DEFAULT-SAME: context: \22[tid_x, tid_y] -> { [T] : 0 <= tid_x <= 15 and 0 <= tid_y <= 3 }\22
 
-// UNTILED-NOT: gpu_threads
-// UNTILED-NOT: kernel
+// UNTILED: gpu_threads = array<i64: 64>
+// UNTILED-SAME: mark: \22kernel\22, child: { context: \22[tid_x] -> { [T] : 0 <= tid_x <= 63 }\22
+// UNTILED-SAME: mark: \22threads\22, child: { filter: \22[tid_x] -> { S0[t, s1, s2 = tid_x] }\22
+// UNTILED-LOOPS:      scf.for %{{.*}} = %c0 to %c11 step %c1 {
+// UNTILED-LOOPS-NEXT:   gpu.launch blocks({{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1) threads({{.*}}) in (%{{.*}} = %c64, %{{.*}} = %c1, %{{.*}} = %c1)
+// UNTILED-LOOPS-NOT:    gpu.barrier
+// UNTILED-LOOPS:        memref.store
+// UNTILED-LOOPS-NOT:    gpu.launch
+
+// REPARSE-COUNT-2: gpu.launch
 
 // FULL:      gpu.launch
 // FULL:        scf.for %{{.*}} = %c1 to %c8 step %c1 {
