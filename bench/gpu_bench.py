@@ -267,6 +267,32 @@ def run_driver(exe, argv, timeout=None):
     return proc
 
 
+def find_sanitizer():
+    cuda = os.environ.get("CUDA_HOME", "/usr/local/cuda")
+    for c in (shutil.which("compute-sanitizer"), os.path.join(cuda, "bin", "compute-sanitizer")):
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def sanitize(exe, argv, args):
+    """The check run again under compute-sanitizer, once per --sanitize tool
+    (memcheck, racecheck, ...): all variants' kernels, naive and ours."""
+    lines = []
+    for tool in filter(None, (args.sanitize or "").split(",")):
+        label = f"compute-sanitizer --tool {tool}"
+        sanitizer = find_sanitizer()
+        if not sanitizer:
+            lines.append((label, "SKIP", "compute-sanitizer not found"))
+            continue
+        proc = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "9",
+                               str(exe), *argv], capture_output=True, text=True)
+        summary = (proc.stdout.strip().splitlines() or [""])[-1]
+        lines.append((label, "PASS" if proc.returncode == 0 else "FAIL",
+                      summary if proc.returncode == 0 else (proc.stdout + proc.stderr)[-2000:]))
+    return lines
+
+
 # --------------------------------------------------------------------------
 # 1. Check at a reduced size
 
@@ -305,10 +331,12 @@ def small_check(cfg, ety, args, wd):
                 for variant in ("untiled", "hex"):
                     lib = compile_ours(cfg, variant, mlir, wd / variant, emulate=False)
                     libs += ["--lib", f"{variant}={lib.library}"]
-                run_driver(exe, ["--init", str(init), "--dump", prefix, *libs, "--runs", "1",
-                                 "--warmup", "0", "--copy-reps", "1",
-                                 "--json", str(wd / "check.json")])
+                check_argv = ["--init", str(init), "--dump", prefix, *libs, "--runs", "1",
+                              "--warmup", "0", "--copy-reps", "1",
+                              "--json", str(wd / "check.json")]
+                run_driver(exe, check_argv)
                 results[label] = read_fields(spec, shape, ety, prefix + "naive.bin")
+                lines += sanitize(exe, check_argv, args)
                 for variant in ("untiled", "hex"):
                     results[variant] = read_fields(spec, shape, ety, f"{prefix}{variant}.bin")
         except (CompileError, OSError, ValueError, subprocess.SubprocessError) as e:
@@ -609,6 +637,9 @@ def main(argv=None):
     p.add_argument("--workdir", help="where to build (default: a temporary directory, removed)")
     p.add_argument("--markdown", help="write the results as Markdown (docs/performance.md)")
     p.add_argument("--json", help="write every measurement as JSON")
+    p.add_argument("--sanitize", metavar="TOOLS",
+                   help="also run the reduced-size check under compute-sanitizer with "
+                        "these tools, e.g. memcheck,racecheck (GPU only)")
     p.add_argument("--inject-mismatch", action="store_true",
                    help="testing the checker: flip one bit of every GPU result of the "
                         "reduced-size check and of the last variant at the benchmark size, "

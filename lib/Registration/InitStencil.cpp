@@ -14,7 +14,10 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
-#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 
 void mlir::registerStencilDialect(DialectRegistry &registry) {
   registry.insert<stencil::StencilDialect, stencil::poly::PolyDialect,
@@ -24,7 +27,10 @@ void mlir::registerStencilDialect(DialectRegistry &registry) {
   // convert-to-gpu serializes kernels: the NVVM target and the translations
   // to LLVM IR of the dialects in a kernel module.
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
-  registerAllToLLVMIRTranslations(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
 }
 
 void mlir::registerStencilPasses() {

@@ -39,8 +39,8 @@ def emulated_loops(path, block_sizes, openmp):
     the emulation, checked against the pipeline itself."""
     mapping = f"--stencil-parallel-to-gpu=block-sizes={block_sizes}" if block_sizes \
         else "--stencil-parallel-to-gpu"
-    loops = opt(str(path), "--stencil-shape-inference", "--convert-stencil-to-loops",
-                "--canonicalize", "--cse", mapping,
+    loops = opt(str(path), "--stencil-shape-inference",
+                "--convert-stencil-to-loops=parallel-all-dims=true", mapping,
                 f"--stencil-gpu-emulate=parallel-blocks={str(openmp).lower()}",
                 "--canonicalize", "--cse", "--mlir-print-local-scope")
     assert "gpu." not in loops, path
