@@ -677,6 +677,18 @@ def parse_shape(text):
     return tuple(int(x) for x in re.split(r"[,x]", text) if x)
 
 
+def work_directory(path, prefix):
+    """The directory to build in and what removes it: `path` (created if
+    missing) and None, or a temporary directory and its TemporaryDirectory
+    (cleanup() removes it)."""
+    if path:
+        workdir = Path(path)
+        workdir.mkdir(parents=True, exist_ok=True)
+        return workdir, None
+    tmp = tempfile.TemporaryDirectory(prefix=prefix)
+    return Path(tmp.name), tmp
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     p = argparse.ArgumentParser(prog="bench/cpu_bench.py", description=__doc__,
@@ -766,13 +778,7 @@ def main(argv=None):
 
     started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     t_start = time.perf_counter()
-    tmp = None
-    if args.workdir:
-        workdir = Path(args.workdir)
-        workdir.mkdir(parents=True, exist_ok=True)
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="stencil-bench-")
-        workdir = Path(tmp.name)
+    workdir, tmp = work_directory(args.workdir, "stencil-bench-")
     info = machine_info(args)
     log(f"machine: {info.get('Model name', '?')}, {info.get('CPU(s)', '?')} CPUs, "
         f"L2 {info.get('L2 cache', '?')}, L3 {info.get('L3 cache', '?')}; {info['cc']}; "

@@ -686,13 +686,7 @@ def main(argv=None):
 
     started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     t_start = time.perf_counter()
-    tmp = None
-    if args.workdir:
-        workdir = Path(args.workdir)
-        workdir.mkdir(parents=True, exist_ok=True)
-    else:
-        tmp = tempfile.TemporaryDirectory(prefix="stencil-gpu-bench-")
-        workdir = Path(tmp.name)
+    workdir, tmp = CB.work_directory(args.workdir, "stencil-gpu-bench-")
     info = tool_info(args)
     log(f"gpu_bench: {'check only (no GPU needed)' if args.check_only else 'benchmark'}; "
         f"nvcc: {info.get('nvcc', 'not found')}; stencil-opt: {info['stencil-opt']}")

@@ -1,4 +1,5 @@
-//===- GpuPipeline.cpp - stencil program to a cubin and host code ----------===//
+//===- GpuPipeline.cpp - stencil program to a cubin and host code
+//----------===//
 //
 // `convert-to-gpu`: the mapped form (hex-tiled scops through poly-to-gpu,
 // everything else through the reference lowering and
@@ -87,7 +88,8 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   // Before the canonicalizer, which would fold a loop of one iteration into
   // host code.
   StencilParallelToGpuOptions launches;
-  launches.blockSizes.assign(options.blockSizes.begin(), options.blockSizes.end());
+  launches.blockSizes.assign(options.blockSizes.begin(),
+                             options.blockSizes.end());
   pm.addPass(stencil::createStencilParallelToGpu(launches));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -142,8 +142,7 @@ isl::set moveIsolateDown(isl::union_set options, unsigned numSpaceDims) {
   return isl::manage(isl_set_set_tuple_name(wrapped, "isolate"));
 }
 
-struct PolyToGpuPass
-    : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
+struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
   using Base::Base;
 
   LogicalResult map(ScopOp scop);
@@ -214,8 +213,8 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
         if (!lo.is_int() || !hi.is_int())
           return scop.emitOpError("intra-tile dimension ")
                  << d << " is unbounded";
-        extent[d] = std::max<int64_t>(
-            extent[d], hi.get_num_si() - lo.get_num_si() + 1);
+        extent[d] =
+            std::max<int64_t>(extent[d], hi.get_num_si() - lo.get_num_si() + 1);
       }
     }
     int64_t total = 1, perThread = 1;
@@ -243,8 +242,8 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     for (unsigned d = 0; d < numThreadDims; ++d) {
       std::string tid = kThreadIds[d];
       tidParams += (d ? ", " : "") + tid;
-      tidBounds += (d ? " and 0 <= " : "0 <= ") + tid +
-                   " < " + std::to_string(blockThreads[d]);
+      tidBounds += (d ? " and 0 <= " : "0 <= ") + tid + " < " +
+                   std::to_string(blockThreads[d]);
     }
     for (unsigned a = 0; a < n; ++a) {
       std::string var = "a" + std::to_string(a);
@@ -255,16 +254,14 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
         continue;
       }
       threadCond += std::string(threadCond.empty() ? "" : " and ") + var +
-                    " mod " + std::to_string(t) + " = " +
-                    kThreadIds[n - 1 - a];
+                    " mod " + std::to_string(t) + " = " + kThreadIds[n - 1 - a];
       perThreadExprs += "floor(" + var + "/" + std::to_string(t) + ")";
     }
-    isl::set threadSet(ctx, "[" + tidParams + "] -> { [" + vars(n) + "] : " +
-                                threadCond + " }");
-    isl::multi_aff perThreadPoints(ctx, "{ [" + vars(n) + "] -> [" + perThreadExprs +
-                                      "] }");
-    isl::set context(ctx, "[" + tidParams + "] -> { [T] : " + tidBounds +
-                              " }");
+    isl::set threadSet(ctx, "[" + tidParams + "] -> { [" + vars(n) +
+                                "] : " + threadCond + " }");
+    isl::multi_aff perThreadPoints(ctx, "{ [" + vars(n) + "] -> [" +
+                                            perThreadExprs + "] }");
+    isl::set context(ctx, "[" + tidParams + "] -> { [T] : " + tidBounds + " }");
 
     for (int p = 0; p < 2; ++p) {
       // filter -> mark "parallel" -> tile band
@@ -282,8 +279,9 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
         // In 1D the isolated band is t': keep its unrolling in full tiles.
         if (n == 1 && isl_schedule_node_band_member_get_ast_loop_type(
                           below.get(), 0) == isl_ast_loop_unroll)
-          below = isl::manage(isl_schedule_node_band_member_set_isolate_ast_loop_type(
-                                  below.release(), 0, isl_ast_loop_unroll))
+          below = isl::manage(
+                      isl_schedule_node_band_member_set_isolate_ast_loop_type(
+                          below.release(), 0, isl_ast_loop_unroll))
                       .as<isl::schedule_node_band>();
         node = below;
       }
@@ -309,9 +307,9 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
                                 .domain()
                                 .gist(reaching)
                                 .coalesce();
-      isl::multi_union_pw_aff points = isl::manage(
-          isl_multi_union_pw_aff_apply_multi_aff(spSchedule.release(),
-                                                 perThreadPoints.copy()));
+      isl::multi_union_pw_aff points =
+          isl::manage(isl_multi_union_pw_aff_apply_multi_aff(
+              spSchedule.release(), perThreadPoints.copy()));
       node = deleteNode(spBand);
       isl::schedule_node_band pointBand =
           node.insert_partial_schedule(points).as<isl::schedule_node_band>();
@@ -328,14 +326,14 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
                                     .range();
       // (A phase without instances needs none.)
       if (!prefixes.is_empty()) {
-        isl_map *sync = isl_set_identity(isl_set_from_union_set(prefixes.release()));
+        isl_map *sync =
+            isl_set_identity(isl_set_from_union_set(prefixes.release()));
         sync = isl_map_set_tuple_name(sync, isl_dim_out, kBarrierStatement);
-        node = node.graft_after(
-            isl::schedule_node::from_extension(isl::union_map(isl::manage(sync))));
+        node = node.graft_after(isl::schedule_node::from_extension(
+            isl::union_map(isl::manage(sync))));
       }
       // Up to the [S_hex] band: context and the kernel mark above it.
-      while (isl_schedule_node_get_type(node.get()) !=
-                 isl_schedule_node_band ||
+      while (isl_schedule_node_get_type(node.get()) != isl_schedule_node_band ||
              node.as<isl::schedule_node_band>().n_member() != 1 ||
              isl_schedule_node_get_schedule_depth(node.get()) != 1)
         node = node.parent();
@@ -365,8 +363,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
 ///             band [floor(s_{n-1} / tx)]    per-thread points
 ///               mark "threads"
 ///                 filter s_{n-1} mod tx = tid_x
-LogicalResult PolyToGpuPass::mapCanonical(ScopOp scop,
-                                          const ScopModel &model) {
+LogicalResult PolyToGpuPass::mapCanonical(ScopOp scop, const ScopModel &model) {
   unsigned n = model.numSpaceDims;
   int64_t tx;
   try {
@@ -410,8 +407,8 @@ LogicalResult PolyToGpuPass::mapCanonical(ScopOp scop,
       if (n > 2)
         node = node.as<isl::schedule_node_band>().split(1);
     }
-    node = node.insert_context(isl::set(
-               ctx, "[tid_x] -> { [T] : 0 <= tid_x < " + t + " }"))
+    node = node.insert_context(
+                   isl::set(ctx, "[tid_x] -> { [T] : 0 <= tid_x < " + t + " }"))
                .insert_mark("kernel");
     scop.setSchedule(toString(node.schedule()));
   } catch (const isl::exception &e) {
