@@ -91,14 +91,16 @@ for passes in ((), ("--hex-tile",)):
 # hex-tiled with the GPU default sizes.
 examples = [p for p in sorted((ROOT / "examples").glob("*.mlir")) if "iter_args" in p.read_text()]
 for path in examples:
-    for variant, passes in (("untiled", ()), ("hex", ("--hex-tile=target=gpu",))):
+    hex_tile = "--hex-tile=target=gpu"
+    if path.stem == "fdtd2d":
+        # Known limit (docs/gpu.md): with its 5 statements per step, full and
+        # partial tiles in one kernel need more than 255 registers and
+        # spill; without isolation they fit.
+        hex_tile += " isolate=false"
+    for variant, passes in (("untiled", ()), ("hex", (hex_tile,))):
         for i, ptx in enumerate(ptx_of(lower(path, *passes, "--convert-to-gpu=format=isa"))):
             name = f"{path.stem}-{variant}-{i}"
-            # Known exception (docs/gpu.md): hex-tiled fdtd-2d, 5 statements
-            # per step with 64-bit index arithmetic, needs more than 255
-            # registers and spills.
-            if (path.stem, variant) != ("fdtd2d", "hex"):
-                check_resources(ptx, name)
+            check_resources(ptx, name)
             check_exact(ptx, name)
     print(f"ok {path.stem}: no spills, no local memory, exact arithmetic")
 
