@@ -5,6 +5,9 @@
 // RUN: stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8,2" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/block.mlir --hex-tile="h=3 widths=8,8" --poly-to-gpu="threads=64,32" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/negative.mlir --hex-tile="h=3 widths=8,8" --poly-to-gpu="threads=8,-1" -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/untiled.mlir --stencil-to-poly --poly-to-gpu="threads=2000" -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/barrier-outside-kernel.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/nested-kernels.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8,8,8,8" 2>&1 | FileCheck %s --check-prefix=FOUR
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="max-blocks=0" 2>&1 | FileCheck %s --check-prefix=BLOCKS
 // RUN: stencil-opt %t/zero-threads.mlir -verify-diagnostics -o /dev/null
@@ -145,6 +148,52 @@ func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %
 func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
   // expected-error @+1 {{'poly.scop' op code generation failed: 'threads' mark outside a kernel}}
   %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 32>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22threads\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
+//--- untiled.mlir
+func.func @f(%u0 : !stencil.field<[-1,9]xf64>, %u1 : !stencil.field<[-1,9]xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'poly.scop' op threads must be in [1, 1024], got 2000}}
+  %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) {
+    %u = stencil.load %a : !stencil.field<[-1,9]xf64> -> !stencil.temp<?xf64>
+    %n = stencil.apply(%x = %u : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %l = stencil.access %x[-1] : !stencil.temp<?xf64>
+      %r = stencil.access %x[1] : !stencil.temp<?xf64>
+      %s = arith.addf %l, %r : f64
+      %v = stencil.store_result %s : !stencil.result<f64>
+      stencil.return %v : !stencil.result<f64>
+    }
+    stencil.store %n to %b(<[0], [8]>) : !stencil.temp<?xf64> to !stencil.field<[-1,9]xf64>
+    scf.yield %b, %a : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>
+  }
+  func.return
+}
+//--- barrier-outside-kernel.mlir
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op code generation failed: barrier outside a kernel}}
+  %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 32>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { extension: \22[N] -> { [i0] -> barrier[i0] : 0 <= i0 < N }\22, child: { sequence: [ { filter: \22[N] -> { S0[t, i0] }\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } }, { filter: \22[N] -> { barrier[i0] }\22 } ] } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
+//--- nested-kernels.mlir
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op code generation failed: nested 'kernel' marks}}
+  %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 32>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { mark: \22kernel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22kernel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
     poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
     poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
     ^bb0(%x: f64, %y: f64, %i: index):
