@@ -454,8 +454,7 @@ bool usesThreadIds(isl_ast_expr *expr) {
   case isl_ast_expr_id: {
     Id id(isl_ast_expr_id_get_id(expr));
     const char *name = id ? isl_id_get_name(id.get()) : nullptr;
-    return name && (StringRef(name) == "tid_x" || StringRef(name) == "tid_y" ||
-                    StringRef(name) == "tid_z");
+    return name && llvm::is_contained(kThreadIdParams, StringRef(name));
   }
   case isl_ast_expr_op:
     for (isl_size i = 0, e = isl_ast_expr_op_get_n_arg(expr); i < e; ++i) {
@@ -753,9 +752,9 @@ AstTranslator::launchKernel(Value count,
                                  launch.getGridSize().x);
   b.setInsertionPointToStart(loop.getBody());
   gpu::KernelDim3 tids = launch.getThreadIds();
-  params["tid_x"] = tids.x;
-  params["tid_y"] = tids.y;
-  params["tid_z"] = tids.z;
+  Value ids[] = {tids.x, tids.y, tids.z};
+  for (auto [name, id] : llvm::zip(kThreadIdParams, ids))
+    params[name] = id;
   std::optional<unsigned> depth = pendingKernelDepth;
   pendingKernelDepth.reset();
   inKernel = true;
@@ -773,7 +772,7 @@ AstTranslator::launchKernel(Value count,
     result = body(loop.getInductionVar());
   inKernel = false;
   pendingKernelDepth = depth;
-  for (StringRef name : {"tid_x", "tid_y", "tid_z"})
+  for (StringRef name : kThreadIdParams)
     params.erase(name);
   return result;
 }

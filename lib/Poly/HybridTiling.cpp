@@ -392,31 +392,17 @@ HybridTileSizes mlir::stencil::poly::defaultTileSizes(
   // the innermost width; the hybrid paper's tiles span 8 time steps in 2D
   // and 4 in 3D (sec. 5; thesis sec. 7.2.1). Time height h+1 counts folded
   // steps.
+  struct Defaults {
+    int64_t timeHeight, w0, middleWidth, innerWidth;
+  };
+  // Indexed by [target][rank - 1] (rank 3 and above share the last row).
+  static constexpr Defaults table[2][3] = {
+      {{16, 512, 512, 512}, {8, 32, 512, 512}, {4, 8, 32, 256}}, // CPU
+      {{8, 128, 128, 128}, {4, 16, 64, 64}, {2, 8, 8, 32}},      // GPU
+  };
   size_t n = cone.upper.size();
-  int64_t timeHeight, w0, middleWidth, innerWidth;
-  if (target == TileTarget::Gpu) {
-    switch (n) {
-    case 1:
-      timeHeight = 8, w0 = 128, middleWidth = innerWidth = 128;
-      break;
-    case 2:
-      timeHeight = 4, w0 = 16, middleWidth = innerWidth = 64;
-      break;
-    default:
-      timeHeight = 2, w0 = 8, middleWidth = 8, innerWidth = 32;
-      break;
-    }
-  } else switch (n) {
-  case 1:
-    timeHeight = 16, w0 = 512, middleWidth = innerWidth = 512;
-    break;
-  case 2:
-    timeHeight = 8, w0 = 32, middleWidth = innerWidth = 512;
-    break;
-  default:
-    timeHeight = 4, w0 = 8, middleWidth = 32, innerWidth = 256;
-    break;
-  }
+  auto [timeHeight, w0, middleWidth, innerWidth] =
+      table[target == TileTarget::Gpu][std::clamp<size_t>(n, 1, 3) - 1];
   int64_t k = std::max(statementsPerStep, 1u);
   HybridTileSizes sizes;
   sizes.h = ceilDiv(timeHeight, k) * k - 1;

@@ -49,7 +49,6 @@ using namespace mlir::stencil::poly;
 
 namespace {
 
-constexpr const char *kThreadIds[] = {"tid_x", "tid_y", "tid_z"};
 /// Default threads per block along x, y, z (capped by the tile extent).
 constexpr int64_t kDefaultThreads[] = {32, 4, 2};
 /// Points per thread and time step up to which the point loops are unrolled.
@@ -240,7 +239,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     };
     std::string tidParams, tidBounds, threadCond, perThreadExprs;
     for (unsigned d = 0; d < numThreadDims; ++d) {
-      std::string tid = kThreadIds[d];
+      std::string tid = kThreadIdParams[d];
       tidParams += (d ? ", " : "") + tid;
       tidBounds += (d ? " and 0 <= " : "0 <= ") + tid + " < " +
                    std::to_string(blockThreads[d]);
@@ -254,7 +253,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
         continue;
       }
       threadCond += std::string(threadCond.empty() ? "" : " and ") + var +
-                    " mod " + std::to_string(t) + " = " + kThreadIds[n - 1 - a];
+                    " mod " + std::to_string(t) + " = " + kThreadIdParams[n - 1 - a];
       perThreadExprs += "floor(" + var + "/" + std::to_string(t) + ")";
     }
     isl::set threadSet(ctx, "[" + tidParams + "] -> { [" + vars(n) +

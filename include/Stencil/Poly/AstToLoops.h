@@ -41,6 +41,9 @@ using StatementEmitter = function_ref<LogicalResult(
 /// a kernel); it needs no entry in the statement list.
 constexpr const char *kBarrierStatement = "barrier";
 
+/// The isl parameters that stand for the thread ids x, y, z in kernel code.
+constexpr const char *kThreadIdParams[] = {"tid_x", "tid_y", "tid_z"};
+
 /// How "kernel" and "threads" marks become GPU code (see generateLoops).
 struct GpuLaunchConfig {
   /// Threads per block along x, y, z; the isl parameters `tid_x`, `tid_y`,
