@@ -202,7 +202,7 @@ UserAnnotation *annotate(isl_ast_build *build, DomainCallbackData &data) {
     data.error = "statement instance without a tuple name";
     return nullptr;
   }
-  if (StringRef(name) == kBarrierStatement)
+  if (isBarrierStatement(name))
     return new UserAnnotation(); // No statement: a barrier.
   const StatementAccesses *statement = nullptr;
   for (const StatementAccesses &s : data.statements)

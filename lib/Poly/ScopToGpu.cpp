@@ -34,8 +34,10 @@
 #include "Stencil/Poly/IslContext.h"
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Poly/ScopModel.h"
+#include "Stencil/Poly/SharedPromotion.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <isl/schedule_node.h>
 
@@ -144,6 +146,8 @@ isl::set moveIsolateDown(isl::union_set options, unsigned numSpaceDims) {
 struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
   using Base::Base;
 
+  std::optional<PromotionMode> promotion;
+
   LogicalResult map(ScopOp scop);
   LogicalResult mapCanonical(ScopOp scop, const ScopModel &model);
 
@@ -156,6 +160,22 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
     }
     if (maxBlocks < 1) {
       getOperation().emitError("poly-to-gpu: max-blocks must be positive");
+      return signalPassFailure();
+    }
+    promotion = llvm::StringSwitch<std::optional<PromotionMode>>(promote)
+                    .Case("none", PromotionMode::None)
+                    .Case("copy", PromotionMode::Copy)
+                    .Case("interleaved", PromotionMode::Interleaved)
+                    .Default(std::nullopt);
+    if (!promotion) {
+      getOperation().emitError("poly-to-gpu: promote must be none, copy or "
+                               "interleaved, got '")
+          << promote << "'";
+      return signalPassFailure();
+    }
+    if (sharedBudget < 0) {
+      getOperation().emitError("poly-to-gpu: shared-budget must not be "
+                               "negative");
       return signalPassFailure();
     }
     SmallVector<ScopOp> scops;
@@ -181,11 +201,18 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     return success();
   // Thread dimension d (x, y, z) takes intra-tile dimension n - 1 - d.
   unsigned numThreadDims = std::min(n, 3u);
-  if (threads.size() > numThreadDims)
-    return scop.emitOpError("threads has ")
-           << threads.size() << " sizes but this " << n
-           << "-dimensional region maps " << numThreadDims
-           << " dimension(s) to threads";
+  // Sizes past the mapped dimensions are unused (the documented default,
+  // 32,4,2, fits every rank) but must still be valid.
+  for (int64_t t : threads)
+    if (t < 1)
+      return scop.emitOpError("threads must be positive, got ") << t;
+  for (unsigned d = numThreadDims; d < threads.size(); ++d)
+    if (threads[d] != 1 && threads[d] != kDefaultThreads[d])
+      return scop.emitOpError("threads has ")
+             << threads.size() << " sizes but this " << n
+             << "-dimensional region maps " << numThreadDims
+             << " dimension(s) to threads (size " << d << " is "
+             << threads[d] << "; only 1 or the default may stand there)";
   SmallVector<int64_t, 3> blockThreads;
   try {
     isl::schedule schedule = model->schedule;
@@ -339,7 +366,12 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       node = node.insert_context(context).insert_mark("kernel");
       schedule = node.schedule();
     }
+    SmallVector<SharedBuffer> buffers;
+    schedule = promoteToShared(scop, *model, schedule, blockThreads,
+                               sharedBudget, *promotion, buffers);
     scop.setSchedule(toString(schedule));
+    if (!buffers.empty())
+      writeSharedBuffers(scop, buffers, *promotion);
   } catch (const isl::exception &e) {
     return scop.emitOpError("isl failed while mapping to the GPU: ")
            << e.what();

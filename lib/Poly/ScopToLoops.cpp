@@ -13,6 +13,9 @@
 #include "Stencil/Poly/AstToLoops.h"
 #include "Stencil/Poly/IslContext.h"
 #include "Stencil/Poly/ScopModel.h"
+#include "Stencil/Poly/SharedPromotion.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -26,6 +29,12 @@ namespace {
 struct ArrayStorage {
   SmallVector<Value> memrefs;
   SmallVector<int64_t> lb;
+  /// Shared buffers (promoted arrays): the first subscript is the kernel,
+  /// the buffer is the launch's workgroup attribution of `shapes[kernel]`.
+  bool shared = false;
+  Type elementType;
+  llvm::DenseMap<int64_t, SmallVector<int64_t>> shapes;
+  llvm::DenseMap<std::pair<Operation *, int64_t>, Value> attributions;
 };
 
 unsigned outputDims(const isl::pw_multi_aff &pma) {
@@ -84,6 +93,27 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
     memref::DeallocOp::create(after, loc, buffer);
   }
 
+  // Promoted arrays: their accesses go to the launch's shared buffers.
+  SmallVector<SharedBuffer> sharedBuffers;
+  if (failed(readSharedBuffers(ctx, scop, sharedBuffers, error)))
+    return scop.emitOpError("invalid gpu_shared: ") << error;
+  bool writeThrough = scop->hasAttr("gpu_write_through");
+  std::optional<SharedAccessMap> sharedAccesses;
+  if (!sharedBuffers.empty())
+    sharedAccesses.emplace(model->schedule, sharedBuffers);
+  llvm::StringMap<std::pair<unsigned, bool>> copies; // buffer, is copy-in
+  for (auto [i, buffer] : llvm::enumerate(sharedBuffers)) {
+    ArrayStorage &s = arrays[sharedArrayName(buffer.array)];
+    s.shared = true;
+    s.lb.assign(buffer.shape.size(), 0);
+    for (ArrayOp array : scop.getArrays())
+      if (array.getSymName() == buffer.array)
+        s.elementType = array.getElementType();
+    s.shapes[buffer.kernel] = buffer.shape;
+    copies[copyInName(buffer.kernel, buffer.array)] = {unsigned(i), true};
+    copies[copyOutName(buffer.kernel, buffer.array)] = {unsigned(i), false};
+  }
+
   // Accesses: the write first, then the reads in block-argument order. isl
   // builds the subscripts of one access per group of accesses that differ
   // by a constant vector (the neighbours of a stencil point); the others are
@@ -106,10 +136,28 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
       for (Attribute read : stmt.getReads())
         texts.push_back(cast<StringAttr>(read).getValue());
       SmallVector<std::string> builtArray;
-      for (StringRef text : texts) {
+      // Write-through (promote=interleaved): the write goes to the shared
+      // buffer and, as the last access, to the array.
+      bool globalWriteToo = false;
+      if (writeThrough && sharedAccesses) {
+        isl::map write(ctx, texts.front().str());
+        globalWriteToo =
+            !sharedAccesses->rewrite(write.as_pw_multi_aff()).is_null();
+        if (globalWriteToo)
+          texts.push_back(texts.front());
+      }
+      for (auto [t, text] : llvm::enumerate(texts)) {
         isl::map map(ctx, text.str());
         std::string array = map.range_tuple_id().name();
         isl::pw_multi_aff access = map.as_pw_multi_aff();
+        bool global = globalWriteToo && t + 1 == texts.size();
+        if (sharedAccesses && !global) {
+          isl::pw_multi_aff local = sharedAccesses->rewrite(access);
+          if (!local.is_null()) {
+            access = local;
+            array = sharedArrayName(array);
+          }
+        }
         arrayOf[a.name].push_back(array);
         std::optional<AccessRef> ref;
         for (unsigned b = 0; b < a.accesses.size() && !ref; ++b) {
@@ -136,6 +184,17 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
         refsOf[a.name].push_back(*ref);
       }
     }
+    for (const auto &copy : copies) {
+      const SharedBuffer &buffer = sharedBuffers[copy.second.first];
+      StatementAccesses &a = accesses.emplace_back();
+      a.name = copy.first().str();
+      a.accesses = {copyGlobalAccess(buffer, a.name),
+                    copySharedAccess(buffer, a.name)};
+      arrayOf[a.name] = {buffer.array, sharedArrayName(buffer.array)};
+      for (unsigned i = 0; i < 2; ++i)
+        refsOf[a.name].push_back(
+            {i, SmallVector<int64_t>(buffer.shape.size() + (i ? 1 : 0), 0)});
+    }
   } catch (const isl::exception &e) {
     return scop.emitOpError("invalid access: ") << e.what();
   }
@@ -147,12 +206,10 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
   auto emit = [&](OpBuilder &eb, Location l, StringRef name,
                   ValueRange iterators,
                   ArrayRef<SmallVector<Value>> subscripts) -> LogicalResult {
-    StmtOp stmt = stmts.lookup(name);
-    if (!stmt)
-      return failure();
     // The memref and indices of access i.
-    auto locate = [&](unsigned i, Value &memref, SmallVector<Value> &idx) {
-      const ArrayStorage &s = arrays[arrayOf[name][i]];
+    auto locate = [&](unsigned i, Value &memref,
+                      SmallVector<Value> &idx) -> LogicalResult {
+      ArrayStorage &s = arrays[arrayOf[name][i]];
       const AccessRef &ref = refsOf[name][i];
       SmallVector<Value> shifted;
       for (auto [v, off] : llvm::zip(subscripts[ref.built], ref.offset))
@@ -162,6 +219,27 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
                                          arith::ConstantIndexOp::create(eb, l, off))
                                          .getResult());
       ArrayRef<Value> sub = shifted;
+      if (s.shared) {
+        std::optional<int64_t> kernel = getConstantIntValue(sub.front());
+        Operation *parent = eb.getInsertionBlock()->getParentOp();
+        auto launch = dyn_cast<gpu::LaunchOp>(parent);
+        if (!launch)
+          launch = parent->getParentOfType<gpu::LaunchOp>();
+        if (!kernel || !launch || !s.shapes.count(*kernel))
+          return failure();
+        Value &buffer = s.attributions[{launch, *kernel}];
+        if (!buffer) {
+          auto space = gpu::AddressSpaceAttr::get(
+              eb.getContext(), gpu::GPUDialect::getWorkgroupAddressSpace());
+          buffer = launch.addWorkgroupAttribution(
+              MemRefType::get(s.shapes[*kernel], s.elementType,
+                              MemRefLayoutAttrInterface(), space),
+              l);
+        }
+        memref = buffer;
+        idx.assign(sub.begin() + 1, sub.end());
+        return success();
+      }
       if (s.memrefs.size() > 1) {
         memref = selectBuffer(eb, l, s.memrefs, sub.front());
         sub = sub.drop_front();
@@ -174,14 +252,33 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
                                     eb, l, v,
                                     arith::ConstantIndexOp::create(eb, l, lb))
                                     .getResult());
+      return success();
     };
+    Value memref;
+    SmallVector<Value> idx;
+    auto copy = copies.find(name);
+    if (copy != copies.end()) {
+      // From the array into the shared buffer or back.
+      unsigned from = copy->second.second ? 0 : 1;
+      if (failed(locate(from, memref, idx)))
+        return failure();
+      Value value = memref::LoadOp::create(eb, l, memref, idx);
+      idx.clear();
+      if (failed(locate(1 - from, memref, idx)))
+        return failure();
+      memref::StoreOp::create(eb, l, value, memref, idx);
+      return success();
+    }
+    StmtOp stmt = stmts.lookup(name);
+    if (!stmt)
+      return failure();
     Block &body = stmt.getBody().front();
     IRMapping mapping;
     unsigned numReads = stmt.getReads().size();
     for (unsigned r = 0; r < numReads; ++r) {
-      Value memref;
-      SmallVector<Value> idx;
-      locate(r + 1, memref, idx);
+      idx.clear();
+      if (failed(locate(r + 1, memref, idx)))
+        return failure();
       mapping.map(body.getArgument(r),
                   memref::LoadOp::create(eb, l, memref, idx));
     }
@@ -191,10 +288,17 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
       eb.clone(op, mapping);
     Value value = mapping.lookupOrDefault(
         cast<YieldOp>(body.getTerminator()).getValue());
-    Value memref;
-    SmallVector<Value> idx;
-    locate(0, memref, idx);
-    memref::StoreOp::create(eb, l, value, memref, idx);
+    // The write; a write-through copy goes to the array as well.
+    for (unsigned i : {0u, numReads + 1})
+      if (i < arrayOf[name].size()) {
+        idx.clear();
+        if (failed(locate(i, memref, idx)))
+          return failure();
+        auto store = memref::StoreOp::create(eb, l, value, memref, idx);
+        // The profiler of the emulation counts these as the updates.
+        if (i == 0)
+          store->setAttr("stencil.update", eb.getUnitAttr());
+      }
     return success();
   };
 

@@ -1,22 +1,23 @@
 // The GPU mapping of hybrid-tiled schedules (--poly-to-gpu): the mapped
-// schedule tree, and the host loop + kernels it lowers to.
-// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 max-blocks=2" | FileCheck %s --check-prefix=TREE
-// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 max-blocks=2" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=LOOPS
-// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu | FileCheck %s --check-prefix=DEFAULT
+// schedule tree, and the host loop + kernels it lowers to, without
+// shared-memory promotion (promote=none; see poly-to-gpu-promote.mlir).
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 max-blocks=2 promote=none" | FileCheck %s --check-prefix=TREE
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 max-blocks=2 promote=none" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=LOOPS
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu=promote=none | FileCheck %s --check-prefix=DEFAULT
 // Mapped scops print and parse back.
-// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu | stencil-opt | FileCheck %s --check-prefix=DEFAULT
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu=promote=none | stencil-opt | FileCheck %s --check-prefix=DEFAULT
 // An untiled scop: one launch per time step, rows over the blocks, the
 // innermost dimension over the threads.
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --stencil-to-poly --poly-to-gpu | FileCheck %s --check-prefix=UNTILED
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --stencil-to-poly --poly-to-gpu --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=UNTILED-LOOPS
 // The mapped scop lowers in another process too (the GPU dialect is loaded
 // by convert-stencil-to-loops itself).
-// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu | stencil-opt --convert-stencil-to-loops | FileCheck %s --check-prefix=REPARSE
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu=promote=none | stencil-opt --convert-stencil-to-loops | FileCheck %s --check-prefix=REPARSE
 // Full tiles of a 512x512 grid with the time steps unrolled and the rows of
 // the hexagon in one thread: every step of a full tile is straight-line code
 // followed by a barrier.
 // RUN: %python -m stencil.benchmarks gen jacobi2d --shape 512,512 --steps 40 --dtype f32 > %t.mlir
-// RUN: stencil-opt %t.mlir --hex-tile="h=3 widths=16,64 unroll=true" --poly-to-gpu="threads=64,1" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=FULL
+// RUN: stencil-opt %t.mlir --hex-tile="h=3 widths=16,64 unroll=true" --poly-to-gpu="threads=64,1 promote=none" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=FULL
 
 // Two phases: a kernel mark each, the thread ids bounded by a context node,
 // the steps distributed over the threads and followed by a barrier statement.

@@ -41,6 +41,16 @@ using StatementEmitter = function_ref<LogicalResult(
 /// a kernel); it needs no entry in the statement list.
 constexpr const char *kBarrierStatement = "barrier";
 
+/// Whether statement `name` is a barrier: `kBarrierStatement` or a name
+/// starting with it and "_" (barriers of different depths need different
+/// names: an instance is one point of one space).
+inline bool isBarrierStatement(llvm::StringRef name) {
+  return name == kBarrierStatement ||
+         (name.starts_with(kBarrierStatement) &&
+          name.drop_front(llvm::StringRef(kBarrierStatement).size())
+              .starts_with("_"));
+}
+
 /// The isl parameters that stand for the thread ids x, y, z in kernel code.
 constexpr const char *kThreadIdParams[] = {"tid_x", "tid_y", "tid_z"};
 

@@ -97,6 +97,14 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
            "Unroll each thread's point loops within a time step">,
     Option<"maxBlocks", "max-blocks", "int64_t", "65535",
            "Largest grid; more tiles than this are looped over by the blocks">,
+    Option<"promote", "promote", "std::string", "\"interleaved\"",
+           "Shared-memory promotion of hex-tiled kernels (hybrid paper "
+           "Table 4): none (every access in global memory), copy (copy-in, "
+           "compute in shared memory, copy-out), interleaved (copy-in; "
+           "each value also stored to global memory as it is computed)">,
+    Option<"sharedBudget", "shared-budget", "int64_t", "49152",
+           "Shared memory per block for promoted arrays, in bytes; arrays "
+           "that do not fit stay in global memory (a remark names them)">,
   ];
 }
 

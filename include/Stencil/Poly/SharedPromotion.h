@@ -1,0 +1,99 @@
+//===- SharedPromotion.h - shared-memory promotion of GPU tiles -*- C++ -*-===//
+//
+// Promotion of the arrays a GPU tile touches into shared (workgroup) memory,
+// on the mapped schedule tree of poly-to-gpu (hybrid paper sec. 4.2; thesis
+// sec. 5.3.1). PPCG's design in our terms: per kernel and array, the
+// footprint of one tile over all its time steps as a box whose offset is an
+// affine function of the tile coordinates; copies grafted into the tree as
+// extension nodes; the computation's accesses rewritten to the box.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef STENCIL_POLY_SHAREDPROMOTION_H
+#define STENCIL_POLY_SHAREDPROMOTION_H
+
+#include "Stencil/Poly/PolyOps.h"
+#include "Stencil/Poly/ScopModel.h"
+
+#include <isl/cpp.h>
+
+#include <string>
+
+namespace mlir::stencil::poly {
+
+/// The mark that sits above the copies of one kernel: its prefix schedule,
+/// (T, S_hex, S_other...), names one tile.
+constexpr const char *kSharedMark = "shared";
+
+/// How far promotion goes (the steps of the hybrid paper's Table 4).
+enum class PromotionMode {
+  None,       // (a) every access in global memory
+  Copy,       // (b) copy-in, compute in shared memory, copy-out
+  Interleaved // (c) copy-in; every computed value is also stored to global
+              //     memory as it is computed (sec. 4.2.1): no copy-out phase
+};
+
+/// One array of one kernel in shared memory: element `l` of the buffer is
+/// element `offset(T, S_hex, S_other...) + l` of the array (the buffer
+/// subscript of rotating arrays included).
+struct SharedBuffer {
+  std::string array;
+  unsigned kernel = 0; // the kernel's "shared" mark, in tree order
+  SmallVector<int64_t> shape;
+  isl::multi_aff offset;
+};
+
+/// Names of the statements promotion adds (copies of `array` in `kernel`).
+std::string copyInName(unsigned kernel, StringRef array);
+std::string copyOutName(unsigned kernel, StringRef array);
+/// The name of the shared buffers of `array` in access functions; their
+/// first subscript is the kernel.
+std::string sharedArrayName(StringRef array);
+
+/// Promotes the arrays of `scop` whose tile footprint has a box that fits in
+/// `budgetBytes` (per kernel, greedily in array order) in the mapped tree
+/// `schedule` (the result of poly-to-gpu's hybrid mapping with `threads` per
+/// block). Arrays that cannot be promoted get a remark on the scop and stay
+/// in global memory. Returns the new tree and fills `buffers`.
+isl::schedule promoteToShared(ScopOp scop, const ScopModel &model,
+                              isl::schedule schedule,
+                              ArrayRef<int64_t> threads, int64_t budgetBytes,
+                              PromotionMode mode,
+                              SmallVectorImpl<SharedBuffer> &buffers);
+
+/// The buffers recorded on a mapped scop (`gpu_shared`); nothing when it has
+/// none. Fails with `error` set on a malformed entry.
+LogicalResult readSharedBuffers(isl::ctx ctx, ScopOp scop,
+                                SmallVectorImpl<SharedBuffer> &buffers,
+                                std::string &error);
+
+/// Records `buffers` on `scop` (`gpu_shared`).
+void writeSharedBuffers(ScopOp scop, ArrayRef<SharedBuffer> buffers,
+                        PromotionMode mode);
+
+/// Rewrites the accesses of the computation to the shared buffers, using
+/// the prefix schedules (the tile) at the "shared" marks of the tree.
+class SharedAccessMap {
+public:
+  SharedAccessMap(isl::schedule schedule, ArrayRef<SharedBuffer> buffers);
+
+  /// `access` (a statement's, into an array) into the shared buffers of its
+  /// array: `sharedArrayName(array)[kernel, l...]`, one piece per kernel.
+  /// Null when the array is not promoted.
+  isl::pw_multi_aff rewrite(isl::pw_multi_aff access) const;
+
+private:
+  ArrayRef<SharedBuffer> buffers;
+  SmallVector<isl::union_pw_multi_aff> tileOf; // per kernel
+};
+
+/// The accesses of a copy statement `statement[P..., l...]` of `buffer`:
+/// the global element `offset(P) + l`, and the shared one `[kernel, l...]`.
+isl::pw_multi_aff copyGlobalAccess(const SharedBuffer &buffer,
+                                   StringRef statement);
+isl::pw_multi_aff copySharedAccess(const SharedBuffer &buffer,
+                                   StringRef statement);
+
+} // namespace mlir::stencil::poly
+
+#endif // STENCIL_POLY_SHAREDPROMOTION_H

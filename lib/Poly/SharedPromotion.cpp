@@ -1,0 +1,487 @@
+//===- SharedPromotion.cpp - shared-memory promotion of GPU tiles ---------===//
+//
+// The hybrid paper's explicitly managed shared memory (sec. 4.2, Table 4
+// steps b and c), on the tree poly-to-gpu maps:
+//
+//   mark "kernel" -> context -> band [S_hex] -> band [S_other...]
+//     mark "shared"                          one tile: (T, S_hex, S_other...)
+//       extension + sequence
+//         copy-in of every promoted array    threads cyclic over the box
+//         barrier_in
+//         band [t'] ...                      the tile's steps, in shared memory
+//         copy-out of what the tile wrote    (step b only)
+//         barrier_out                        before the next tile's copy-in
+//
+// The footprint of a tile is the image of the tile's instances under the
+// accesses, as a function of the tile coordinates; isl's simple fixed box
+// hull of it gives per array dimension an affine offset and a constant size
+// (PPCG's design; thesis sec. 5.3.1). Rotating buffers keep their buffer
+// subscript as the box's first dimension, so a tile holds every time level
+// its statements need. Copy-in loads the whole box (clipped to the array),
+// the threads cyclic over it with the innermost dimension on x (coalesced);
+// copy-out stores exactly the elements the tile wrote, each once. The
+// tree's order is legal: the tiles of one kernel are independent, so a
+// value a tile reads is either its own (in shared memory) or was written
+// back by an earlier kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Poly/SharedPromotion.h"
+#include "Stencil/Poly/AstToLoops.h"
+#include "Stencil/Poly/IslContext.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <isl/schedule_node.h>
+
+using namespace mlir;
+using namespace mlir::stencil::poly;
+
+std::string mlir::stencil::poly::copyInName(unsigned kernel, StringRef array) {
+  return "copy_in_" + std::to_string(kernel) + "_" + array.str();
+}
+std::string mlir::stencil::poly::copyOutName(unsigned kernel,
+                                             StringRef array) {
+  return "copy_out_" + std::to_string(kernel) + "_" + array.str();
+}
+std::string mlir::stencil::poly::sharedArrayName(StringRef array) {
+  return array.str() + "_shared";
+}
+
+namespace {
+
+/// "p0, ..., p{n-1}"
+std::string names(StringRef prefix, unsigned n) {
+  SmallVector<std::string> list;
+  for (unsigned i = 0; i < n; ++i)
+    list.push_back(prefix.str() + std::to_string(i));
+  return llvm::join(list, ", ");
+}
+
+std::string markName(isl::schedule_node node) {
+  if (isl_schedule_node_get_type(node.get()) != isl_schedule_node_mark)
+    return "";
+  isl_id *id = isl_schedule_node_mark_get_id(node.get());
+  std::string name = id && isl_id_get_name(id) ? isl_id_get_name(id) : "";
+  isl_id_free(id);
+  return name;
+}
+
+/// The marks named `name`, in tree order (sequence children in order).
+SmallVector<isl::schedule_node> marksNamed(isl::schedule schedule,
+                                           StringRef name) {
+  struct Walk {
+    StringRef name;
+    SmallVector<isl::schedule_node> found;
+  } walk{name, {}};
+  isl_schedule_foreach_schedule_node_top_down(
+      schedule.get(),
+      [](isl_schedule_node *node, void *user) -> isl_bool {
+        auto &w = *static_cast<Walk *>(user);
+        isl::schedule_node n = isl::manage_copy(node);
+        if (markName(n) == w.name)
+          w.found.push_back(n);
+        return isl_bool_true;
+      },
+      &walk);
+  return walk.found;
+}
+
+/// The t' band of a kernel mapped by poly-to-gpu's hybrid mapping: kernel
+/// -> context -> [S_hex] -> [S_other...] (not in 1D) -> [t'].
+isl::schedule_node stepBand(isl::schedule_node kernel, unsigned numSpaceDims) {
+  isl::schedule_node node = kernel.child(0).child(0).child(0);
+  if (numSpaceDims > 1)
+    node = node.child(0);
+  return node;
+}
+
+/// The maps of `umap`, by the name of their range tuple.
+llvm::StringMap<isl::map> byRangeName(isl::union_map umap) {
+  llvm::StringMap<isl::map> maps;
+  isl::map_list list = umap.map_list();
+  for (unsigned i = 0; i < list.size(); ++i)
+    maps[list.at(i).range_tuple_id().name()] = list.at(i);
+  return maps;
+}
+
+isl::multi_aff anonymousRange(isl::multi_aff ma) {
+  return isl::manage(isl_multi_aff_reset_tuple_id(ma.release(), isl_dim_out));
+}
+
+/// `{ [P] -> name[P, l] }` from a relation `{ [P] -> [l] }`.
+isl::union_map extensionOf(isl::map tileToLocal, const std::string &name) {
+  isl_map *m = isl_map_domain_map(tileToLocal.release()); // [P -> l] -> P
+  m = isl_map_reverse(m);                                  // P -> [P -> l]
+  m = isl_map_flatten_range(m);                            // P -> [P, l]
+  m = isl_map_set_tuple_name(m, isl_dim_out, name.c_str());
+  return isl::union_map(isl::manage(m));
+}
+
+/// What promotion needs to know about one array of the scop.
+struct ArrayInfo {
+  std::string name;
+  SmallVector<int64_t> lb, ub; // of the access index space (buffer first)
+  unsigned rank = 0;           // grid dimensions
+  int64_t elementBytes = 0;
+};
+
+/// The footprint box of one array in one kernel.
+struct Footprint {
+  bool valid = false;
+  isl::multi_aff offset;
+  SmallVector<int64_t> shape;
+  int64_t bytes = 0;
+};
+
+} // namespace
+
+isl::schedule mlir::stencil::poly::promoteToShared(
+    ScopOp scop, const ScopModel &model, isl::schedule schedule,
+    ArrayRef<int64_t> threads, int64_t budgetBytes, PromotionMode mode,
+    SmallVectorImpl<SharedBuffer> &buffers) {
+  if (mode == PromotionMode::None)
+    return schedule;
+  isl::ctx ctx = schedule.ctx();
+  unsigned n = model.numSpaceDims;
+  SmallVector<ArrayInfo> arrays;
+  for (ArrayOp array : scop.getArrays()) {
+    ArrayInfo &info = arrays.emplace_back();
+    info.name = array.getSymName().str();
+    info.rank = array.getRank();
+    if (array.getBuffers().size() > 1) {
+      info.lb.push_back(0);
+      info.ub.push_back(array.getBuffers().size());
+    }
+    info.lb.append(array.getLb().begin(), array.getLb().end());
+    info.ub.append(array.getUb().begin(), array.getUb().end());
+    info.elementBytes =
+        llvm::divideCeil(array.getElementType().getIntOrFloatBitWidth(), 8);
+  }
+  isl::union_map accesses = model.reads.unite(model.writes);
+
+  // 1. The footprint of every array in every kernel.
+  SmallVector<isl::schedule_node> kernels = marksNamed(schedule, "kernel");
+  SmallVector<llvm::StringMap<Footprint>> footprints(kernels.size());
+  SmallVector<isl::union_map> tileMaps(kernels.size());
+  for (auto [k, kernel] : llvm::enumerate(kernels)) {
+    isl::schedule_node band = stepBand(kernel, n);
+    isl::union_set reaching =
+        isl::manage(isl_schedule_node_get_domain(band.get()))
+            .intersect(model.domain);
+    if (reaching.is_empty())
+      continue;
+    isl::union_map tileOf =
+        isl::union_map::from(band.prefix_schedule_union_pw_multi_aff())
+            .intersect_domain(reaching);
+    tileMaps[k] = tileOf;
+    llvm::StringMap<isl::map> touched = byRangeName(
+        tileOf.reverse().apply_range(accesses.intersect_domain(reaching)));
+    for (const ArrayInfo &array : arrays) {
+      auto it = touched.find(array.name);
+      if (it == touched.end())
+        continue;
+      Footprint &fp = footprints[k][array.name];
+      isl::fixed_box box = it->second.get_range_simple_fixed_box_hull();
+      if (!box.is_valid())
+        continue;
+      fp.offset = box.offset();
+      isl::multi_val size = box.size();
+      fp.bytes = array.elementBytes;
+      for (unsigned d = 0; d < size.size(); ++d) {
+        // A box wider than the array is clipped to it.
+        int64_t extent = std::min<int64_t>(size.at(d).get_num_si(),
+                                           array.ub[d] - array.lb[d]);
+        fp.shape.push_back(extent);
+        fp.bytes *= extent;
+      }
+      fp.valid = true;
+    }
+  }
+
+  // 2. Greedily in array order, what fits in every kernel that touches it.
+  SmallVector<int64_t> used(kernels.size(), 0);
+  SmallVector<const ArrayInfo *> promoted;
+  for (const ArrayInfo &array : arrays) {
+    bool touched = false, ok = true;
+    std::string why;
+    for (unsigned k = 0; k < kernels.size() && ok; ++k) {
+      auto it = footprints[k].find(array.name);
+      if (it == footprints[k].end())
+        continue;
+      touched = true;
+      if (!it->second.valid) {
+        ok = false;
+        why = "its footprint in a tile has no box of constant size";
+      } else if (used[k] + it->second.bytes > budgetBytes) {
+        ok = false;
+        why = "its tile footprint (" + std::to_string(it->second.bytes) +
+              " bytes) does not fit in the shared-memory budget (" +
+              std::to_string(budgetBytes - used[k]) + " of " +
+              std::to_string(budgetBytes) + " bytes left)";
+      }
+    }
+    if (!touched)
+      continue;
+    if (!ok) {
+      scop.emitRemark("array @") << array.name
+                                 << " stays in global memory: " << why;
+      continue;
+    }
+    for (unsigned k = 0; k < kernels.size(); ++k) {
+      auto it = footprints[k].find(array.name);
+      if (it == footprints[k].end())
+        continue;
+      used[k] += it->second.bytes;
+      buffers.push_back(
+          {array.name, unsigned(k), it->second.shape, it->second.offset});
+    }
+    promoted.push_back(&array);
+  }
+  if (buffers.empty())
+    return schedule;
+
+  // 3. The copies, kernel by kernel (each change makes a new tree).
+  SmallVector<std::string, 3> tids;
+  for (unsigned d = 0; d < threads.size(); ++d)
+    tids.push_back(kThreadIdParams[d]);
+  std::string tidList = llvm::join(tids, ", ");
+  for (unsigned k = 0; k < kernels.size(); ++k) {
+    if (tileMaps[k].is_null())
+      continue;
+    isl::schedule_node band =
+        stepBand(marksNamed(schedule, "kernel")[k], n).insert_mark(kSharedMark);
+    band = band.child(0);
+    isl::set tiles =
+        isl::manage(isl_set_from_union_set(tileMaps[k].range().release()));
+    unsigned numTileDims = unsigned(tiles.tuple_dim());
+    std::string p = names("p", numTileDims);
+    isl::union_set reaching =
+        isl::manage(isl_schedule_node_get_domain(band.get()))
+            .intersect(model.domain);
+    llvm::StringMap<isl::map> written =
+        byRangeName(tileMaps[k].reverse().apply_range(
+            model.writes.intersect_domain(reaching)));
+
+    // A copy statement's schedule: the threads cyclic over the box (the
+    // innermost grid dimension on x), each looping over its elements.
+    auto copyGraft = [&](isl::union_map extension, const std::string &name,
+                         const ArrayInfo &array) {
+      unsigned dims = array.lb.size(), lead = dims - array.rank;
+      std::string l = names("l", dims);
+      std::string stmt = name + "[" + p + ", " + l + "]";
+      SmallVector<std::string> members, conds;
+      for (unsigned i = 0; i < dims; ++i) {
+        std::string li = "l" + std::to_string(i);
+        unsigned d = dims - 1 - i; // thread dimension of grid dim i
+        if (i < lead || d >= threads.size()) {
+          members.push_back(li);
+          continue;
+        }
+        std::string t = std::to_string(threads[d]);
+        members.push_back("floor(" + li + "/" + t + ")");
+        conds.push_back(li + " mod " + t + " = " + tids[d]);
+      }
+      // Thread dimensions beyond the array's rank copy nothing.
+      for (unsigned d = array.rank; d < threads.size(); ++d)
+        conds.push_back(tids[d] + " = 0");
+      std::string schedule;
+      for (const std::string &m : members)
+        schedule += std::string(schedule.empty() ? "" : ", ") + "{ " + stmt +
+                    " -> [(" + m + ")] }";
+      isl::schedule_node g = isl::schedule_node::from_extension(extension);
+      g = g.child(0).insert_partial_schedule(
+          isl::multi_union_pw_aff(ctx, "[" + schedule + "]"));
+      g = g.insert_filter(isl::union_set(
+          ctx, "[" + tidList + "] -> { " + stmt + " : " +
+                   llvm::join(conds, " and ") + " }"));
+      return g.insert_mark("threads").root();
+    };
+    auto barrierGraft = [&](const char *name) {
+      isl_map *sync = isl_set_identity(tiles.copy());
+      sync = isl_map_set_tuple_name(sync, isl_dim_out, name);
+      return isl::schedule_node::from_extension(
+          isl::union_map(isl::manage(sync)));
+    };
+
+    // After the steps: copy-out, then a barrier before the next tile's
+    // copy-in overwrites the buffers (grafts after the band go in reverse).
+    band = band.graft_after(barrierGraft("barrier_out"));
+    for (const ArrayInfo *array : llvm::reverse(promoted)) {
+      auto fp = footprints[k].find(array->name);
+      auto w = written.find(array->name);
+      if (fp == footprints[k].end() || w == written.end() ||
+          mode != PromotionMode::Copy)
+        continue;
+      // Exactly the elements the tile wrote, in box coordinates.
+      isl_map *shift = isl_map_from_multi_aff(fp->second.offset.neg().release());
+      isl::map local =
+          isl::manage(isl_map_reset_tuple_id(
+              isl_map_sum(w->second.copy(), shift), isl_dim_out))
+              .detect_equalities()
+              .coalesce();
+      band = band.graft_after(copyGraft(
+          extensionOf(local, copyOutName(k, array->name)),
+          copyOutName(k, array->name), *array));
+    }
+    // Before the steps: copy-in of the boxes, then a barrier.
+    for (const ArrayInfo *array : promoted) {
+      auto fp = footprints[k].find(array->name);
+      if (fp == footprints[k].end())
+        continue;
+      unsigned dims = array->lb.size();
+      std::string l = names("l", dims);
+      SmallVector<std::string> box, lbs, ubs;
+      for (unsigned d = 0; d < dims; ++d) {
+        box.push_back("0 <= l" + std::to_string(d) + " < " +
+                      std::to_string(fp->second.shape[d]));
+        lbs.push_back(std::to_string(array->lb[d]));
+        ubs.push_back(std::to_string(array->ub[d] - 1));
+      }
+      // The box, clipped to the array: lb <= offset + l <= ub - 1.
+      isl::map local = isl::map(ctx, "{ [" + p + "] -> [" + l + "] : " +
+                                         llvm::join(box, " and ") + " }")
+                           .intersect_domain(tiles);
+      isl::multi_aff offset = anonymousRange(fp->second.offset);
+      isl::multi_aff lower(ctx, "{ [" + p + "] -> [" + llvm::join(lbs, ", ") +
+                                    "] }");
+      isl::multi_aff upper(ctx, "{ [" + p + "] -> [" + llvm::join(ubs, ", ") +
+                                    "] }");
+      local = local.lower_bound(isl::multi_pw_aff(lower.sub(offset)))
+                  .upper_bound(isl::multi_pw_aff(upper.sub(offset)));
+      band = band.graft_before(copyGraft(
+          extensionOf(local, copyInName(k, array->name)),
+          copyInName(k, array->name), *array));
+    }
+    band = band.graft_before(barrierGraft("barrier_in"));
+    schedule = band.schedule();
+  }
+  return schedule;
+}
+
+//===----------------------------------------------------------------------===//
+// The buffers on the scop
+//===----------------------------------------------------------------------===//
+
+void mlir::stencil::poly::writeSharedBuffers(ScopOp scop,
+                                             ArrayRef<SharedBuffer> buffers,
+                                             PromotionMode mode) {
+  Builder b(scop.getContext());
+  SmallVector<Attribute> entries;
+  for (const SharedBuffer &buffer : buffers)
+    entries.push_back(b.getDictionaryAttr({
+        b.getNamedAttr("array", FlatSymbolRefAttr::get(scop.getContext(),
+                                                       buffer.array)),
+        b.getNamedAttr("kernel", b.getI64IntegerAttr(buffer.kernel)),
+        b.getNamedAttr("offset", b.getStringAttr(toString(buffer.offset))),
+        b.getNamedAttr("shape", b.getDenseI64ArrayAttr(buffer.shape)),
+    }));
+  scop->setAttr("gpu_shared", b.getArrayAttr(entries));
+  if (mode == PromotionMode::Interleaved)
+    scop->setAttr("gpu_write_through", b.getUnitAttr());
+}
+
+LogicalResult mlir::stencil::poly::readSharedBuffers(
+    isl::ctx ctx, ScopOp scop, SmallVectorImpl<SharedBuffer> &buffers,
+    std::string &error) {
+  auto entries = scop->getAttrOfType<ArrayAttr>("gpu_shared");
+  if (!entries)
+    return success();
+  for (Attribute entry : entries) {
+    auto dict = dyn_cast<DictionaryAttr>(entry);
+    auto array = dict ? dict.getAs<FlatSymbolRefAttr>("array") : nullptr;
+    auto kernel = dict ? dict.getAs<IntegerAttr>("kernel") : nullptr;
+    auto offset = dict ? dict.getAs<StringAttr>("offset") : nullptr;
+    auto shape = dict ? dict.getAs<DenseI64ArrayAttr>("shape") : nullptr;
+    if (!array || !kernel || !offset || !shape) {
+      error = "gpu_shared entries need array, kernel, offset and shape";
+      return failure();
+    }
+    SharedBuffer &buffer = buffers.emplace_back();
+    buffer.array = array.getValue().str();
+    buffer.kernel = kernel.getInt();
+    buffer.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+    std::optional<isl::multi_aff> parsed =
+        parseIsl<isl::multi_aff>(ctx, offset.getValue(), error);
+    if (!parsed)
+      return failure();
+    buffer.offset = *parsed;
+    if (buffer.offset.range_tuple_id().name() != buffer.array ||
+        unsigned(buffer.offset.size()) != buffer.shape.size()) {
+      error = "gpu_shared offset of @" + buffer.array +
+              " must map into the array with one value per dimension";
+      return failure();
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Accesses to the buffers
+//===----------------------------------------------------------------------===//
+
+SharedAccessMap::SharedAccessMap(isl::schedule schedule,
+                                 ArrayRef<SharedBuffer> buffers)
+    : buffers(buffers) {
+  for (isl::schedule_node mark : marksNamed(schedule, kSharedMark))
+    tileOf.push_back(mark.prefix_schedule_union_pw_multi_aff().intersect_domain(
+        isl::manage(isl_schedule_node_get_domain(mark.get()))));
+}
+
+isl::pw_multi_aff SharedAccessMap::rewrite(isl::pw_multi_aff access) const {
+  const char *rangeName = isl_pw_multi_aff_get_tuple_name(access.get(), isl_dim_out);
+  std::string array = rangeName ? rangeName : "";
+  std::string statement = isl_pw_multi_aff_get_tuple_name(access.get(), isl_dim_in);
+  isl::pw_multi_aff result;
+  for (const SharedBuffer &buffer : buffers) {
+    if (buffer.array != array || buffer.kernel >= tileOf.size())
+      continue;
+    isl::pw_multi_aff_list list = tileOf[buffer.kernel].pw_multi_aff_list();
+    for (unsigned i = 0; i < list.size(); ++i) {
+      isl::pw_multi_aff tile = list.at(i);
+      if (statement != isl_pw_multi_aff_get_tuple_name(tile.get(), isl_dim_in))
+        continue;
+      isl::pw_multi_aff local =
+          access.sub(isl::pw_multi_aff(buffer.offset).pullback(tile));
+      isl_pw_aff *kernel = isl_pw_aff_val_on_domain(
+          local.domain().release(), isl_val_int_from_si(
+                                        access.ctx().get(), buffer.kernel));
+      isl::pw_multi_aff piece = isl::manage(isl_pw_multi_aff_flat_range_product(
+          isl_pw_multi_aff_from_pw_aff(kernel), local.release()));
+      piece = isl::manage(isl_pw_multi_aff_set_tuple_id(
+          piece.release(), isl_dim_out,
+          isl_id_alloc(access.ctx().get(), sharedArrayName(array).c_str(),
+                       nullptr)));
+      result = result.is_null() ? piece : result.union_add(piece);
+    }
+  }
+  return result;
+}
+
+isl::pw_multi_aff
+mlir::stencil::poly::copyGlobalAccess(const SharedBuffer &buffer,
+                                      StringRef statement) {
+  unsigned dims = buffer.shape.size();
+  unsigned numTileDims = unsigned(isl_multi_aff_dim(buffer.offset.get(), isl_dim_in));
+  std::string p = names("p", numTileDims), l = names("l", dims);
+  std::string stmt = statement.str() + "[" + p + ", " + l + "]";
+  isl::ctx ctx = buffer.offset.ctx();
+  isl::multi_aff tile(ctx, "{ " + stmt + " -> [" + p + "] }");
+  isl::multi_aff within(ctx, "{ " + stmt + " -> " + buffer.array + "[" + l +
+                                 "] }");
+  return isl::pw_multi_aff(buffer.offset.pullback(tile).add(within));
+}
+
+isl::pw_multi_aff
+mlir::stencil::poly::copySharedAccess(const SharedBuffer &buffer,
+                                      StringRef statement) {
+  unsigned dims = buffer.shape.size();
+  unsigned numTileDims = unsigned(isl_multi_aff_dim(buffer.offset.get(), isl_dim_in));
+  std::string p = names("p", numTileDims), l = names("l", dims);
+  return isl::pw_multi_aff(isl::multi_aff(
+      buffer.offset.ctx(), "{ " + statement.str() + "[" + p + ", " + l +
+                               "] -> " + sharedArrayName(buffer.array) + "[" +
+                               std::to_string(buffer.kernel) + ", " + l + "] }"));
+}
