@@ -101,6 +101,12 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
   std::optional<SharedAccessMap> sharedAccesses;
   if (!sharedBuffers.empty())
     sharedAccesses.emplace(model->schedule, sharedBuffers);
+  for (const SharedBuffer &buffer : sharedBuffers)
+    if (buffer.kernel >= sharedAccesses->numKernels())
+      return scop.emitOpError("gpu_shared names kernel ")
+             << buffer.kernel << " but the schedule has "
+             << sharedAccesses->numKernels() << " '" << kSharedMark
+             << "' mark(s)";
   llvm::StringMap<std::pair<unsigned, bool>> copies; // buffer, is copy-in
   for (auto [i, buffer] : llvm::enumerate(sharedBuffers)) {
     ArrayStorage &s = arrays[sharedArrayName(buffer.array)];

@@ -249,11 +249,14 @@ isl::schedule mlir::stencil::poly::promoteToShared(
     tids.push_back(kThreadIdParams[d]);
   std::string tidList = llvm::join(tids, ", ");
   for (unsigned k = 0; k < kernels.size(); ++k) {
-    if (tileMaps[k].is_null())
-      continue;
+    // Every kernel gets the mark, so that the k-th mark is kernel k's.
     isl::schedule_node band =
         stepBand(marksNamed(schedule, "kernel")[k], n).insert_mark(kSharedMark);
     band = band.child(0);
+    if (tileMaps[k].is_null()) {
+      schedule = band.schedule();
+      continue;
+    }
     isl::set tiles =
         isl::manage(isl_set_from_union_set(tileMaps[k].range().release()));
     unsigned numTileDims = unsigned(tiles.tuple_dim());

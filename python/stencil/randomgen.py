@@ -311,6 +311,9 @@ def main(argv=None):
     parser.add_argument("--emulate-gpu", action="store_true",
                         help="lower through the GPU mapping (random threads per block) "
                              "and run the kernels on the CPU")
+    parser.add_argument("--promote", choices=("none", "copy", "interleaved"),
+                        help="with --hex-tile --emulate-gpu: this shared-memory promotion "
+                             "(default: a random one per program)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     outdir = Path(args.outdir or tempfile.mkdtemp(prefix="stencil-random-"))
@@ -334,8 +337,13 @@ def main(argv=None):
         if args.emulate_gpu:
             if args.hex_tile:
                 threads = ",".join(str(rng.randint(1, 8)) for _ in range(min(prog.rank, 3)))
-                passes += (f"poly-to-gpu=threads={threads}",)
-                note += f", threads {threads}" if has_scop else ""
+                # Every promotion mode; a small budget leaves some arrays
+                # in global memory next to promoted ones.
+                promote = args.promote or rng.choice(("none", "copy", "interleaved"))
+                budget = rng.choice((49152, 49152, 1024))
+                passes += (f"poly-to-gpu=threads={threads} promote={promote} "
+                           f"shared-budget={budget}",)
+                note += f", threads {threads} promote={promote} budget {budget}" if has_scop else ""
             loops.append(prepare_file(path, passes))
         else:
             loops.append(lower_file(path, passes))

@@ -81,6 +81,8 @@ public:
   /// array: `sharedArrayName(array)[kernel, l...]`, one piece per kernel.
   /// Null when the array is not promoted.
   isl::pw_multi_aff rewrite(isl::pw_multi_aff access) const;
+  /// The number of "shared" marks (kernels) in the tree.
+  unsigned numKernels() const { return tileOf.size(); }
 
 private:
   ArrayRef<SharedBuffer> buffers;

@@ -1,0 +1,75 @@
+// Shared-memory promotion of hex-tiled kernels (poly-to-gpu promote=...):
+// the promoted tree, and the kernels it lowers to.
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | FileCheck %s --check-prefix=TREE
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=COPY
+// Promoted scops print, parse and lower in another process.
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | stencil-opt --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=COPY
+// The default (interleaved): no copy-out, each value stored to both memories.
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=WT
+// Rotating buffers of a 2D program: both time levels in one box, the
+// threads 2D over it (x on the innermost dimension).
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4 promote=copy" | FileCheck %s --check-prefix=TREE2D
+// What does not fit stays in global memory, with a remark; the program
+// still lowers (random programs in gpu-emulation-random.test mix promoted
+// and unpromoted arrays).
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="shared-budget=6000" --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=BUDGET
+// promote=none is the unpromoted mapping.
+// RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=none" | FileCheck %s --check-prefix=NONE
+
+// Per kernel, the box of the tile: its offset an affine function of the
+// tile (T, S_hex), two time levels of 17 elements.
+// TREE: gpu_shared = [{array = @A0, kernel = 0 : i64, offset = "{ [i0, i1] -> A0[(0), (-13 + 24i1)] }", shape = array<i64: 2, 17>}, {array = @A0, kernel = 1 : i64, offset = "{ [i0, i1] -> A0[(0), (-1 + 24i1)] }", shape = array<i64: 2, 17>}]
+// The copies and their barriers below the "shared" mark, the steps between
+// them; copy-in over the box clipped to the array (here 0..257, so
+// 12 - 24p1 <= l1 <= 269 - 24p1), copy-out of the elements written.
+// TREE: mark: \22kernel\22
+// TREE-SAME: mark: \22shared\22, child: { extension: \22{ [i0, i1] -> barrier_in[i0, i1]
+// TREE-SAME: copy_out_0_A0[i0, i1, o2, o3] : exists
+// TREE-SAME: copy_in_0_A0[p0' = p0, p1' = p1, l0, l1] : 0 <= p0 <= 1 and 0 <= p1 <= 11 and 0 <= l0 <= 1 and l1 >= 0 and 12 - 24p1 <= l1 <= 269 - 24p1 and l1 <= 16
+// TREE-SAME: barrier_out[i0, i1]
+// TREE-SAME: sequence: [ { filter: \22{ copy_in_0_A0[p0, p1, l0, l1] }\22, child: { mark: \22threads\22, child: { filter: \22[tid_x] -> { copy_in_0_A0[p0, p1, l0, l1] : (-tid_x + l1) mod 8 = 0 and 0 <= tid_x <= 7 }\22
+// TREE-SAME: { filter: \22{ barrier_in[i0, i1] }\22 }, { filter: \22{ S0[t, i0] }\22
+// TREE-SAME: filter: \22{ barrier[i0, i1, i2] }\22
+// TREE-SAME: { filter: \22{ copy_out_0_A0[i0, i1, i2, i3] }\22
+// TREE-SAME: { filter: \22{ barrier_out[i0, i1] }\22 } ]
+// TREE-SAME: mark: \22kernel\22
+// TREE-SAME: mark: \22shared\22
+
+// Each kernel: a workgroup buffer; copy-in from global, a barrier, the
+// steps on the buffer only, copy-out to global, a barrier.
+// COPY: gpu.launch
+// COPY-SAME: workgroup(%[[SH:.*]] : memref<2x17xf64, #gpu.address_space<workgroup>>)
+// COPY: %[[V:.*]] = memref.load %{{.*}} : memref<258xf64>
+// COPY-NEXT: memref.store %[[V]], %[[SH]][{{.*}}] : memref<2x17xf64, #gpu.address_space<workgroup>>
+// COPY: gpu.barrier
+// COPY-NOT: memref<258xf64>
+// COPY: memref.store %{{.*}}, %[[SH]][{{.*}}] {stencil.update} : memref<2x17xf64, #gpu.address_space<workgroup>>
+// COPY-NOT: memref<258xf64>
+// COPY: gpu.barrier
+// COPY: %[[W:.*]] = memref.load %[[SH]][{{.*}}] : memref<2x17xf64, #gpu.address_space<workgroup>>
+// COPY-NOT: gpu.barrier
+// COPY: memref.store %[[W]], %{{.*}} : memref<258xf64>
+// COPY: gpu.barrier
+// COPY: gpu.launch
+// COPY-SAME: workgroup(
+
+// WT: gpu.launch
+// WT-SAME: workgroup(%[[SH:.*]] : memref<2x17xf64, #gpu.address_space<workgroup>>)
+// WT: memref.store %{{.*}}, %[[SH]][{{.*}}] : memref<2x17xf64, #gpu.address_space<workgroup>>
+// WT: gpu.barrier
+// WT: memref.store %[[X:.*]], %[[SH]][{{.*}}] {stencil.update} : memref<2x17xf64, #gpu.address_space<workgroup>>
+// WT-NOT: gpu.barrier
+// WT: memref.store %[[X]], %{{.*}} : memref<258xf64>
+// WT: gpu.launch
+
+// TREE2D: gpu_shared = [{array = @A0, kernel = 0 : i64, offset = "{ [i0, i1, i2] -> A0[(0), (-13 + 24i1), (-8 + 16i2)] }", shape = array<i64: 2, 17, 25>}
+// TREE2D-SAME: filter: \22[tid_x, tid_y] -> { copy_in_0_A0[p0, p1, p2, l0, l1, l2] : (-tid_y + l1) mod 4 = 0 and (-tid_x + l2) mod 16 = 0
+
+// BUDGET: remark: array @A0 stays in global memory: its tile footprint (6800 bytes) does not fit in the shared-memory budget (6000 of 6000 bytes left)
+// BUDGET-NOT: workgroup
+// BUDGET: gpu.launch
+// BUDGET-NOT: workgroup
+
+// NONE-NOT: gpu_shared
+// NONE-NOT: shared
+// NONE: gpu_threads
