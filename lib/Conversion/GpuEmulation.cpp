@@ -267,11 +267,17 @@ LogicalResult checkLaunch(gpu::LaunchOp launch) {
   if (launch.getAsyncToken() || !launch.getAsyncDependencies().empty())
     return launch.emitError("asynchronous gpu.launch is not supported by the "
                             "GPU emulation");
-  if (launch.getNumWorkgroupAttributions() ||
-      launch.getNumPrivateAttributions())
-    return launch.emitError("gpu.launch with workgroup or private memory "
-                            "attributions is not supported by the GPU "
-                            "emulation");
+  if (launch.getNumPrivateAttributions())
+    return launch.emitError("gpu.launch with private memory attributions is "
+                            "not supported by the GPU emulation");
+  for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.hasStaticShape())
+      return launch.emitError("workgroup memory attribution of type ")
+             << buffer.getType()
+             << " is not supported by the GPU emulation (only memrefs of "
+                "static shape)";
+  }
   if (launch.getDynamicSharedMemorySize())
     return launch.emitError("dynamic shared memory is not supported by the "
                             "GPU emulation");
@@ -293,6 +299,51 @@ LogicalResult checkLaunch(gpu::LaunchOp launch) {
     return WalkResult::advance();
   });
   return failure(walk.wasInterrupted());
+}
+
+/// Workgroup memory: one buffer per attribution in the default memory
+/// space, aligned to 128 bytes so that offsets give the banks. Blocks run
+/// one after the other share one buffer, allocated at the start of the
+/// function: a static alloca inside a loop would grow the stack at each
+/// iteration. With parallel blocks each block allocates its own on the heap
+/// at its start (the scf.parallel body becomes an OpenMP region that must
+/// not keep allocas) and frees it at its end. Returns the buffers; with
+/// parallel blocks they are allocated right before the launch, for the
+/// caller to move into the block loop (moveWorkgroupMemory).
+SmallVector<Value> allocateWorkgroupMemory(gpu::LaunchOp launch,
+                                           bool parallelBlocks) {
+  SmallVector<Value> buffers;
+  OpBuilder b(launch);
+  if (!parallelBlocks) {
+    Operation *scope = launch->getParentOfType<FunctionOpInterface>();
+    if (!scope)
+      scope = launch->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+    b.setInsertionPointToStart(&scope->getRegion(0).front());
+  }
+  for (BlockArgument buffer : launch.getWorkgroupAttributions()) {
+    auto type = cast<MemRefType>(buffer.getType());
+    MemRefType local = MemRefType::Builder(type).setMemorySpace(Attribute());
+    Value memref;
+    if (parallelBlocks)
+      memref = memref::AllocOp::create(b, buffer.getLoc(), local,
+                                       b.getI64IntegerAttr(128));
+    else
+      memref = memref::AllocaOp::create(b, buffer.getLoc(), local,
+                                        b.getI64IntegerAttr(128));
+    buffer.replaceAllUsesWith(memref);
+    buffers.push_back(memref);
+  }
+  return buffers;
+}
+
+/// Moves heap buffers of parallel blocks to the start of the block body
+/// `body`, whose end frees them.
+void moveWorkgroupMemory(ArrayRef<Value> buffers, Block *body) {
+  OpBuilder b(body->getTerminator());
+  for (Value buffer : llvm::reverse(buffers)) {
+    buffer.getDefiningOp()->moveBefore(body, body->begin());
+    memref::DeallocOp::create(b, buffer.getLoc(), buffer);
+  }
 }
 
 struct GpuEmulate final : stencil::impl::StencilGpuEmulateBase<GpuEmulate> {
@@ -342,6 +393,9 @@ LogicalResult GpuEmulate::emulate(gpu::LaunchOp launch) {
     pick(blockArgs, d).replaceAllUsesWith(pick(blockSize, d));
   }
 
+  SmallVector<Value> workgroup =
+      allocateWorkgroupMemory(launch, parallelBlocks);
+
   OpBuilder b(launch);
   Location loc = launch.getLoc();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
@@ -370,6 +424,8 @@ LogicalResult GpuEmulate::emulate(gpu::LaunchOp launch) {
   b.getInsertionBlock()->getOperations().splice(
       b.getInsertionPoint(), body.getOperations(), body.begin(),
       std::prev(body.end()));
+  if (parallelBlocks)
+    moveWorkgroupMemory(workgroup, b.getInsertionBlock());
   launch.erase();
   return success();
 }

@@ -144,11 +144,23 @@ func.func @branches() {
 
 // -----
 
-func.func @workgroup_memory() {
+func.func @private_memory() {
   %c1 = arith.constant 1 : index
-  // expected-error @+1 {{gpu.launch with workgroup or private memory attributions is not supported by the GPU emulation}}
+  // expected-error @+1 {{gpu.launch with private memory attributions is not supported by the GPU emulation}}
   gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
-      workgroup(%shared : memref<32xf32, #gpu.address_space<workgroup>>) {
+      private(%own : memref<4xf32, #gpu.address_space<private>>) {
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+func.func @workgroup_memory_dynamic_shape() {
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{workgroup memory attribution of type 'memref<?xf32, #gpu.address_space<workgroup>>' is not supported by the GPU emulation (only memrefs of static shape)}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1) threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+      workgroup(%shared : memref<?xf32, #gpu.address_space<workgroup>>) {
     gpu.terminator
   }
   return
