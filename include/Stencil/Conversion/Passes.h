@@ -78,6 +78,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "unroll",
       llvm::cl::desc("Unroll each thread's point loops in hex-tiled kernels"),
       llvm::cl::init(true)};
+  Option<unsigned> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("Width of the index arithmetic in the kernels: 64 "
+                     "(default), 32, or 0 for 32 when every kernel memref, "
+                     "grid size and index argument provably fits in 31 "
+                     "bits, else 64"),
+      llvm::cl::init(64)};
   Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Lower to NVVM, build the cubin and lower the host "
