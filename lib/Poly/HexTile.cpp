@@ -56,6 +56,36 @@ std::string spaceVars(unsigned n) {
 }
 
 LogicalResult HexTilePass::tile(ScopOp scop) {
+  if (target != "cpu" && target != "gpu" && target != "auto")
+    return mlir::emitError(scop.getLoc(),
+                           "target must be 'cpu', 'gpu' or 'auto', got '")
+           << target << "'";
+  HexTileRequest request;
+  request.height = height;
+  request.widths.assign(widths.begin(), widths.end());
+  request.hexDim = hexDim;
+  request.gpuSizes = target == "gpu";
+  request.isolate = isolate;
+  request.unroll = unroll;
+  request.ignoreDependences = testIgnoreDependences;
+  if (failed(hexTileScop(scop, request)))
+    return failure();
+  // Default sizes for a target not yet known: poly-to-gpu tiles again.
+  if (target == "auto" && height < 0 && widths.empty()) {
+    Builder b(scop.getContext());
+    scop->setAttr(kRetileForGpuAttr,
+                  b.getDictionaryAttr(
+                      {b.getNamedAttr("hex_dim", b.getI64IntegerAttr(hexDim)),
+                       b.getNamedAttr("isolate", b.getBoolAttr(isolate)),
+                       b.getNamedAttr("unroll", b.getBoolAttr(unroll))}));
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
+                                               const HexTileRequest &request) {
   IslContext ctx;
   std::string error;
   std::optional<ScopModel> model = readScop(ctx, scop, error);
@@ -82,36 +112,33 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
     if (!cone)
       return mlir::emitError(scop.getLoc(), "cannot hex-tile: ") << error;
 
-    if (testIgnoreDependences)
+    if (request.ignoreDependences)
       for (unsigned i = 0; i < n; ++i)
         cone->upper[i] = cone->lower[i] = Rational{0, 1};
     HybridTilingOptions options;
-    options.hexDim = hexDim;
+    options.hexDim = request.hexDim;
     options.statementsPerStep = model->statementsPerStep;
-    options.isolateFullTiles = isolate;
-    options.unrollTime = unroll;
-    if (hexDim >= n)
+    options.isolateFullTiles = request.isolate;
+    options.unrollTime = request.unroll;
+    if (request.hexDim >= n)
       return mlir::emitError(scop.getLoc(), "hex-dim ")
-             << unsigned(hexDim) << " is not a space dimension of this " << n
+             << request.hexDim << " is not a space dimension of this " << n
              << "-dimensional region";
-    if (height < -1)
+    if (request.height < -1)
       return mlir::emitError(scop.getLoc(), "h must be at least 0 (or -1 for "
                                             "the default), got ")
-             << int64_t(height);
-    if (target != "cpu" && target != "gpu")
-      return mlir::emitError(scop.getLoc(), "target must be 'cpu' or 'gpu', got '")
-             << target << "'";
+             << request.height;
     options.sizes = defaultTileSizes(
-        *cone, hexDim, model->statementsPerStep,
-        target == "gpu" ? TileTarget::Gpu : TileTarget::Cpu);
-    if (height >= 0)
-      options.sizes.h = height;
-    if (!widths.empty()) {
-      if (widths.size() != n)
+        *cone, request.hexDim, model->statementsPerStep,
+        request.gpuSizes ? TileTarget::Gpu : TileTarget::Cpu);
+    if (request.height >= 0)
+      options.sizes.h = request.height;
+    if (!request.widths.empty()) {
+      if (request.widths.size() != n)
         return mlir::emitError(scop.getLoc(), "widths needs ")
                << n << " values (one per space dimension), got "
-               << widths.size();
-      options.sizes.widths.assign(widths.begin(), widths.end());
+               << request.widths.size();
+      options.sizes.widths.assign(request.widths.begin(), request.widths.end());
     }
     if (std::optional<std::string> bad = checkTileSizes(*cone, options))
       return mlir::emitError(scop.getLoc(), "invalid tile sizes: ") << *bad;
@@ -130,5 +157,3 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   }
   return success();
 }
-
-} // namespace

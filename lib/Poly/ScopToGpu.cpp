@@ -189,6 +189,20 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
 LogicalResult PolyToGpuPass::map(ScopOp scop) {
   if (scop.getGpuThreads())
     return success(); // Already mapped.
+  // Tiled with default sizes for a target not known then: the GPU's now.
+  if (auto retile = scop->getAttrOfType<DictionaryAttr>(kRetileForGpuAttr)) {
+    HexTileRequest request;
+    request.gpuSizes = true;
+    if (auto dim = retile.getAs<IntegerAttr>("hex_dim"))
+      request.hexDim = dim.getInt();
+    if (auto isolate = retile.getAs<BoolAttr>("isolate"))
+      request.isolate = isolate.getValue();
+    if (auto unroll = retile.getAs<BoolAttr>("unroll"))
+      request.unroll = unroll.getValue();
+    if (failed(hexTileScop(scop, request)))
+      return failure();
+    scop->removeAttr(kRetileForGpuAttr);
+  }
   IslContext ctx;
   std::string error;
   std::optional<ScopModel> model = readScop(ctx, scop, error);

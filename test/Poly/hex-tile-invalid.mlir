@@ -104,7 +104,7 @@ func.func @pingpong(%a : !f1, %b : !f1) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c10 = arith.constant 10 : index
-  // expected-error @+1 {{target must be 'cpu' or 'gpu', got 'tpu'}}
+  // expected-error @+1 {{target must be 'cpu', 'gpu' or 'auto', got 'tpu'}}
   %r:2 = scf.for %t = %c0 to %c10 step %c1 iter_args(%x = %a, %y = %b) -> (!f1, !f1) {
     %l = stencil.load %x : !f1 -> !stencil.temp<?xf64>
     %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {

@@ -30,6 +30,26 @@ bool hasUnboundedTemps(ModuleOp module);
 /// Adds the stencil shape inference pass.
 void addShapeInference(OpPassManager &pm);
 
+/// What --hex-tile does to one scop.
+struct HexTileRequest {
+  int64_t height = -1;          // -1: the default
+  SmallVector<int64_t> widths;  // empty: the defaults
+  unsigned hexDim = 0;
+  bool gpuSizes = false;        // the GPU's default sizes, else the CPU's
+  bool isolate = true;
+  bool unroll = false;
+  bool ignoreDependences = false; // testing only
+};
+
+/// Hybrid-tiles `scop` (from its canonical schedule, whatever its current
+/// one), verified against its dependences; errors are located diagnostics.
+LogicalResult hexTileScop(ScopOp scop, const HexTileRequest &request);
+
+/// The attribute --hex-tile (target=auto, default sizes) leaves on a scop so
+/// that poly-to-gpu tiles it again with the GPU's sizes: a dictionary of
+/// the other options (hex_dim, isolate, unroll).
+constexpr const char *kRetileForGpuAttr = "hex_tile_auto";
+
 } // namespace mlir::stencil::poly
 
 #endif // STENCIL_POLY_PASSES_H

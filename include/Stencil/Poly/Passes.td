@@ -53,9 +53,10 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
                "(empty: the defaults)">,
     Option<"hexDim", "hex-dim", "unsigned", "0",
            "The space dimension tiled hexagonally">,
-    Option<"target", "target", "std::string", "\"cpu\"",
-           "What the default sizes suit: 'cpu' or 'gpu' (then follow with "
-           "--convert-to-gpu)">,
+    Option<"target", "target", "std::string", "\"auto\"",
+           "What the default sizes suit: 'cpu', 'gpu', or 'auto' (the CPU's "
+           "sizes, and poly-to-gpu, e.g. in --convert-to-gpu, tiles again "
+           "with the GPU's when neither h nor widths was given)">,
     Option<"isolate", "isolate", "bool", "true",
            "Generate full tiles separately, without boundary conditions">,
     Option<"unroll", "unroll", "bool", "false",
