@@ -539,18 +539,26 @@ def model_kernel(profile, dev, stats=None, registers=None, shared_bytes=None,
     }
 
 
-def model_program(profiles, dev, ptx_stats=None, steps=None, overrides=None):
+def model_program(profiles, dev, ptx_stats=None, steps=None, overrides=None, ptx_order=None):
     """The model of every kernel of a program: {"kernels": [model_kernel
     results], "model_time_s", "model_time_per_step_s" (with ``steps``),
     "updates", "model_gstencils_per_s"}. ``ptx_stats``: ptx_kernel_stats of
-    the program's PTX (merged over its binaries); ``overrides``: {kernel
-    name: keyword arguments of model_kernel}."""
+    the program's PTX (merged over its binaries); ``ptx_order``: the
+    statistics of each kernel in launch-site order (one per gpu.binary),
+    used for profile kernels whose name is not in ``ptx_stats`` when there
+    are as many as profiles (the emulation's profile names its kernels by
+    launch site, the outlined binaries are named differently);
+    ``overrides``: {kernel name: keyword arguments of model_kernel}."""
     if isinstance(dev, str):
         dev = device(dev)
     overrides = overrides or {}
-    kernels = [model_kernel(p, dev, _ptx_for(p["kernel"], ptx_stats),
-                            **overrides.get(p["kernel"], {}))
-               for p in profiles]
+    positional = ptx_order if ptx_order and len(ptx_order) == len(profiles) else None
+    kernels = []
+    for i, p in enumerate(profiles):
+        stats = _ptx_for(p["kernel"], ptx_stats)
+        if stats is None and positional:
+            stats = positional[i]
+        kernels.append(model_kernel(p, dev, stats, **overrides.get(p["kernel"], {})))
     total = sum(k["model_time_s"] for k in kernels)
     updates = sum(k["updates"] for k in kernels)
     return {
@@ -562,18 +570,6 @@ def model_program(profiles, dev, ptx_stats=None, steps=None, overrides=None):
         "updates": updates,
         "model_gstencils_per_s": updates / total / 1e9 if total else 0.0,
     }
-
-
-def _fmt(x, digits=3):
-    if x is None:
-        return "n/a"
-    if isinstance(x, float):
-        if x == 0:
-            return "0"
-        if abs(x) >= 1e4 or abs(x) < 1e-2:
-            return f"{x:.{digits}g}"
-        return f"{x:.{digits}g}" if abs(x) < 100 else f"{x:.0f}"
-    return str(x)
 
 
 def format_table(result):
@@ -639,7 +635,7 @@ def main(argv=None):
 
     profiles, meta = load_profiles(args.profile)
     steps = args.steps if args.steps is not None else meta.get("steps")
-    ptx_stats = {}
+    ptx_stats, ptx_order = {}, []
     ptxas = None if args.ptxas == "none" else (args.ptxas or find_ptxas())
     for path in args.ptx:
         with open(path) as f:
@@ -649,9 +645,10 @@ def main(argv=None):
             report = run_ptxas(ptx, args.chip, ptxas) if ptxas else None
             for name, entry in ptx_kernel_stats(ptx, report).items():
                 ptx_stats[name] = entry
+                ptx_order.append(entry)
                 if binary:
                     ptx_stats[f"{binary}::{name}"] = entry
-    result = model_program(profiles, args.chip, ptx_stats or None, steps)
+    result = model_program(profiles, args.chip, ptx_stats or None, steps, ptx_order=ptx_order)
     if args.json:
         print(json.dumps(result, indent=1))
     else:

@@ -215,3 +215,25 @@ cli = float(re.search(r"model GStencils/s: ([\d.]+)", out.stdout).group(1))
 assert abs(cli - modeled) < 0.01 * modeled, (cli, modeled)
 print(out.stdout)
 print("ok command line")
+
+# The emulation's profiler names kernels by launch site (<func>_kernel_<i>),
+# the outlined binaries are @<func>_kernel, @<func>_kernel_0, ...: with a
+# module's PTX the model matches them in launch-site order.
+hex_module = tmp / "jacobi2d-hex.mlir"
+hex_module.write_text(lower(jacobi2d, "--hex-tile=target=gpu", "--convert-to-gpu=format=isa"))
+binaries = gm.ptx_from_module(hex_module.read_text())
+assert [b for b, _ in binaries] == ["jacobi2d_kernel", "jacobi2d_kernel_0"], binaries
+regs = [gm.parse_ptxas_report(gm.run_ptxas(p, "sm_90", PTXAS))["jacobi2d_kernel"]["registers"]
+        for _, p in binaries]
+hex_profiles = [jacobi_profile(updates_per_step=64 * 64 // 2, steps=2, kernel=f"jacobi2d_kernel_{i}",
+                               threads_per_block=128, blocks=2 * 3, barriers=2 * 3 * 8)
+                for i in range(2)]
+profile_json.write_text(json.dumps({"kernels": hex_profiles,
+                                    "total": {**hex_profiles[0], "kernel": "total"}}))
+out = subprocess.run([sys.executable, "-m", "stencil.gpumodel", str(profile_json), "--json",
+                      "--ptx", str(hex_module), "--ptxas", PTXAS], capture_output=True, text=True)
+assert out.returncode == 0, out.stderr
+modeled_hex = json.loads(out.stdout)
+assert [k["registers"] for k in modeled_hex["kernels"]] == regs, (modeled_hex, regs)
+assert all(k["model_barrier_s"] > 0 for k in modeled_hex["kernels"])
+print(f"ok command line with a module's PTX: registers {regs} matched by launch site")
