@@ -30,7 +30,12 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
     StencilParallelToGpuOptions launches;
     launches.blockSizes.assign(options.blockSizes.begin(), options.blockSizes.end());
     pm.addPass(stencil::createStencilParallelToGpu(launches));
-    pm.addPass(stencil::createStencilGpuEmulate({options.openmp}));
+    StencilGpuEmulateOptions emulation;
+    emulation.parallelBlocks = options.openmp;
+    emulation.raceCheck = options.raceCheck;
+    emulation.reverseThreads = options.reverseThreads;
+    emulation.profile = options.profile;
+    pm.addPass(stencil::createStencilGpuEmulate(emulation));
   }
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

@@ -24,9 +24,14 @@
 #include "Stencil/Conversion/Passes.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <functional>
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILGPUEMULATE
@@ -59,9 +64,13 @@ bool containsBarrier(Operation *op) {
 class ThreadLoops {
 public:
   /// `zero` and `one` are index constants that dominate the launch.
-  ThreadLoops(gpu::LaunchOp launch, Value zero, Value one)
+  /// `reverse`: the thread loops count down. `atBarrier` builds what
+  /// replaces each barrier (after the threads of the stretch before it).
+  ThreadLoops(gpu::LaunchOp launch, Value zero, Value one, bool reverse,
+              std::function<void(OpBuilder &, Location)> atBarrier)
       : threadIds(launch.getThreadIds()),
-        blockSize(launch.getBlockSizeOperandValues()), zero(zero), one(one) {
+        blockSize(launch.getBlockSizeOperandValues()), zero(zero), one(one),
+        reverse(reverse), atBarrier(std::move(atBarrier)) {
     for (Value id : {threadIds.x, threadIds.y, threadIds.z})
       varying.insert(id);
   }
@@ -85,6 +94,8 @@ private:
 
   gpu::KernelDim3 threadIds, blockSize;
   Value zero, one;
+  bool reverse;
+  std::function<void(OpBuilder &, Location)> atBarrier;
   /// Values that may differ between the threads of a block.
   DenseSet<Value> varying;
   /// Results of the ops in the thread loops built so far, and the outermost
@@ -135,6 +146,10 @@ LogicalResult ThreadLoops::processBlock(Block &block) {
   for (Operation &op : llvm::make_early_inc_range(block.without_terminator())) {
     if (isa<gpu::BarrierOp>(op)) {
       flush(pending, &op);
+      if (atBarrier) {
+        OpBuilder b(&op);
+        atBarrier(b, op.getLoc());
+      }
       op.erase();
       continue;
     }
@@ -247,6 +262,13 @@ void ThreadLoops::flush(SmallVectorImpl<Operation *> &pending, Operation *end) {
     ids[d] = loop.getInductionVar();
     b.setInsertionPoint(loop.getBody()->getTerminator());
   }
+  // Threads in reverse order: id = size - 1 - index. Race-free kernels give
+  // the same results.
+  for (int d = 0; reverse && d < 3; ++d) {
+    Value size = d == 0 ? blockSize.x : d == 1 ? blockSize.y : blockSize.z;
+    Value last = arith::SubIOp::create(b, loc, size, one);
+    ids[d] = arith::SubIOp::create(b, loc, last, ids[d]);
+  }
   for (Operation *op : pending)
     op->moveBefore(b.getInsertionBlock(), b.getInsertionPoint());
   Value old[3] = {threadIds.x, threadIds.y, threadIds.z};
@@ -346,16 +368,226 @@ void moveWorkgroupMemory(ArrayRef<Value> buffers, Block *body) {
   }
 }
 
+/// A location as "file:line:col" (the first file location inside it), for
+/// the runtime's reports.
+std::string describe(Location loc) {
+  std::string text;
+  loc->walk([&](Location nested) {
+    if (auto file = dyn_cast<FileLineColLoc>(nested)) {
+      text = (file.getFilename().strref() + ":" + Twine(file.getLine()) + ":" +
+              Twine(file.getColumn()))
+                 .str();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (text.empty())
+    llvm::raw_string_ostream(text) << loc;
+  // Fields of the runtime's table are separated by tabs and newlines.
+  llvm::replace(text, '\t', ' ');
+  llvm::replace(text, '\n', ' ');
+  return text;
+}
+
+std::string describe(Type type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
+/// Calls into libStencilEmulation (Stencil/Runtime/EmulationRuntime.h) from
+/// the emulated launches: every global and shared load and store of the
+/// threads, the barriers, the blocks and the launches. Each launch site gets
+/// a table (a string constant) describing the kernel and its memory ops,
+/// whose line numbers are the ops' ids in the calls.
+class Instrumentation {
+public:
+  explicit Instrumentation(int64_t mode) : mode(mode) {}
+
+  /// Instruments the loads and stores of `launch` (before its threads are
+  /// put in loops). `shared` are the workgroup buffers, `sharedTypes` their
+  /// types in the kernel.
+  void instrumentAccesses(gpu::LaunchOp launch, ArrayRef<Value> shared,
+                          ArrayRef<Type> sharedTypes);
+  /// Calls at the start and the end of the launch (`outer`, the outermost
+  /// block loop, is in place of the launch) and of each block (`body`, the
+  /// innermost block loop's body, already holding the kernel body).
+  void instrumentLaunch(gpu::LaunchOp launch, Operation *outer, Block *body,
+                        ArrayRef<Value> blockIds);
+  void barrier(OpBuilder &b, Location loc) {
+    call(b, loc, "stencilEmuBarrier", {});
+  }
+
+private:
+  void call(OpBuilder &b, Location loc, StringRef name, ValueRange args);
+  std::string describeMemref(Value memref, gpu::LaunchOp launch,
+                             ArrayRef<Value> shared, ArrayRef<Type> sharedTypes);
+
+  /// The module of the launch being instrumented: it gets the table and
+  /// the runtime's declarations.
+  ModuleOp module;
+  int64_t mode;
+  /// Kernels per function, for their names.
+  llvm::StringMap<unsigned> kernelsOf;
+  /// The table of the launch being instrumented.
+  std::string table;
+};
+
+void Instrumentation::call(OpBuilder &b, Location loc, StringRef name,
+                           ValueRange args) {
+  auto callee = module.lookupSymbol<func::FuncOp>(name);
+  if (!callee) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    SmallVector<Type> types(args.size(), b.getIndexType());
+    callee = func::FuncOp::create(b, module.getLoc(), name,
+                                  b.getFunctionType(types, {}));
+    callee.setPrivate();
+  }
+  func::CallOp::create(b, loc, callee, args);
+}
+
+std::string Instrumentation::describeMemref(Value memref, gpu::LaunchOp launch,
+                                            ArrayRef<Value> shared,
+                                            ArrayRef<Type> sharedTypes) {
+  for (auto [i, buffer] : llvm::enumerate(shared))
+    if (buffer == memref)
+      return "workgroup buffer " + std::to_string(i) + " (" +
+             describe(sharedTypes[i]) + ")";
+  std::string type = " (" + describe(memref.getType()) + ")";
+  if (auto arg = dyn_cast<BlockArgument>(memref)) {
+    auto func = dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp());
+    if (func && arg.getOwner()->isEntryBlock())
+      return "argument " + std::to_string(arg.getArgNumber()) + " of @" +
+             func.getName().str() + type;
+    return "block argument " + std::to_string(arg.getArgNumber()) + type;
+  }
+  Operation *def = memref.getDefiningOp();
+  return def->getName().getStringRef().str() + " at " +
+         describe(def->getLoc()) + type;
+}
+
+void Instrumentation::instrumentAccesses(gpu::LaunchOp launch,
+                                         ArrayRef<Value> shared,
+                                         ArrayRef<Type> sharedTypes) {
+  module = launch->getParentOfType<ModuleOp>();
+  std::string kernel;
+  if (std::optional<StringRef> name = launch.getFunction()) {
+    kernel = name->str();
+  } else {
+    auto func = launch->getParentOfType<FunctionOpInterface>();
+    std::string prefix = func ? func.getName().str() : "launch";
+    kernel = prefix + "_kernel_" + std::to_string(kernelsOf[prefix]++);
+  }
+  table = kernel + "\t" + describe(launch.getLoc()) + "\n";
+
+  SmallVector<Operation *> accesses;
+  launch.getBody().walk([&](Operation *op) {
+    if (isa<memref::LoadOp, memref::StoreOp>(op))
+      accesses.push_back(op);
+  });
+  gpu::KernelDim3 tids = launch.getThreadIds();
+  gpu::KernelDim3 size = launch.getBlockSizeOperandValues();
+  DataLayout layout = DataLayout::closest(launch);
+  int64_t id = 0;
+  for (Operation *op : accesses) {
+    auto load = dyn_cast<memref::LoadOp>(op);
+    auto store = dyn_cast<memref::StoreOp>(op);
+    Value memref = load ? load.getMemRef() : store.getMemRef();
+    ValueRange indices = load ? load.getIndices() : store.getIndices();
+    // The buffer behind views. One allocated by the kernel itself is private
+    // to the thread: no traffic to count, no race.
+    Value root = memref;
+    while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+      root = view.getViewSource();
+    Operation *def = root.getDefiningOp();
+    if (def && isa<memref::AllocaOp, memref::AllocOp>(def) &&
+        launch->isProperAncestor(def))
+      continue;
+    bool isShared = llvm::is_contained(shared, root);
+    auto type = cast<MemRefType>(memref.getType());
+    uint64_t bytes = layout.getTypeSize(type.getElementType());
+    table += (store ? "store\t" : "load\t") +
+             std::string(isShared ? "shared\t" : "global\t") +
+             std::to_string(bytes) + "\t" +
+             (store && op->hasAttr("stencil.update") ? "1\t" : "0\t") +
+             std::to_string(type.getRank()) + "\t" +
+             describeMemref(root, launch, shared, sharedTypes) + "\t" +
+             describe(op->getLoc()) + "\n";
+
+    // address = aligned pointer + (offset + sum(index * stride)) * bytes;
+    // thread = x + size.x * (y + size.y * z).
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    Value linear = metadata.getOffset();
+    for (auto [index, stride] : llvm::zip(indices, metadata.getStrides()))
+      linear = arith::AddIOp::create(
+          b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+    Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+    Value elementBytes = arith::ConstantIndexOp::create(b, loc, bytes);
+    Value address = arith::AddIOp::create(
+        b, loc, base, arith::MulIOp::create(b, loc, linear, elementBytes));
+    Value thread = arith::AddIOp::create(
+        b, loc, tids.y, arith::MulIOp::create(b, loc, size.y, tids.z));
+    thread = arith::AddIOp::create(
+        b, loc, tids.x, arith::MulIOp::create(b, loc, size.x, thread));
+    SmallVector<Value> args = {arith::ConstantIndexOp::create(b, loc, id++),
+                               address, thread};
+    for (unsigned d = 0; d < 4; ++d)
+      args.push_back(d < indices.size()
+                         ? indices[d]
+                         : arith::ConstantIndexOp::create(b, loc, 0));
+    call(b, loc, "stencilEmuAccess", args);
+  }
+}
+
+void Instrumentation::instrumentLaunch(gpu::LaunchOp launch, Operation *outer,
+                                       Block *body, ArrayRef<Value> blockIds) {
+  Location loc = launch.getLoc();
+  OpBuilder b(outer);
+  // The table, a null-terminated string constant.
+  SmallVector<int8_t> bytes(table.begin(), table.end());
+  bytes.push_back(0);
+  auto type = MemRefType::get({static_cast<int64_t>(bytes.size())},
+                              b.getI8Type());
+  auto value = DenseElementsAttr::get(
+      RankedTensorType::get(type.getShape(), b.getI8Type()),
+      ArrayRef<int8_t>(bytes));
+  // Created detached: the symbol table renames it if the name is taken.
+  OpBuilder detached(module.getContext());
+  auto global = memref::GlobalOp::create(
+      detached, loc, b.getStringAttr("__stencil_emu_site"),
+      b.getStringAttr("private"), TypeAttr::get(type), value, b.getUnitAttr(),
+      IntegerAttr());
+  SymbolTable(module).insert(global, module.getBody()->begin());
+  Value site = memref::GetGlobalOp::create(b, loc, type, global.getSymName());
+  site = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, site);
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
+  call(b, loc, "stencilEmuLaunchBegin",
+       {site, arith::ConstantIndexOp::create(b, loc, mode), grid.x, grid.y,
+        grid.z, block.x, block.y, block.z});
+  b.setInsertionPointAfter(outer);
+  call(b, loc, "stencilEmuLaunchEnd", {});
+  b.setInsertionPointToStart(body);
+  call(b, loc, "stencilEmuBlockBegin", {blockIds[2], blockIds[1], blockIds[0]});
+  b.setInsertionPoint(body->getTerminator());
+  call(b, loc, "stencilEmuBlockEnd", {});
+}
+
 struct GpuEmulate final : stencil::impl::StencilGpuEmulateBase<GpuEmulate> {
   using Base::Base;
 
   void runOnOperation() override;
 
 private:
-  LogicalResult emulate(gpu::LaunchOp launch);
+  LogicalResult emulate(gpu::LaunchOp launch,
+                        Instrumentation *instrumentation);
 };
 
-LogicalResult GpuEmulate::emulate(gpu::LaunchOp launch) {
+LogicalResult GpuEmulate::emulate(gpu::LaunchOp launch,
+                                  Instrumentation *instrumentation) {
   if (failed(checkLaunch(launch)))
     return failure();
   Block &body = launch.getBody().front();
@@ -393,29 +625,45 @@ LogicalResult GpuEmulate::emulate(gpu::LaunchOp launch) {
     pick(blockArgs, d).replaceAllUsesWith(pick(blockSize, d));
   }
 
-  SmallVector<Value> workgroup =
-      allocateWorkgroupMemory(launch, parallelBlocks);
+  // The runtime's state is the block's: instrumented blocks run one after
+  // the other.
+  bool parallel = parallelBlocks && !instrumentation;
+  SmallVector<Type> workgroupTypes;
+  for (BlockArgument buffer : launch.getWorkgroupAttributions())
+    workgroupTypes.push_back(buffer.getType());
+  SmallVector<Value> workgroup = allocateWorkgroupMemory(launch, parallel);
+  if (instrumentation)
+    instrumentation->instrumentAccesses(launch, workgroup, workgroupTypes);
 
   OpBuilder b(launch);
   Location loc = launch.getLoc();
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  if (failed(ThreadLoops(launch, zero, one).run(body)))
+  std::function<void(OpBuilder &, Location)> atBarrier;
+  if (instrumentation)
+    atBarrier = [&](OpBuilder &b, Location loc) {
+      instrumentation->barrier(b, loc);
+    };
+  if (failed(ThreadLoops(launch, zero, one, reverseThreads, atBarrier)
+                 .run(body)))
     return failure();
 
   // The blocks: z outer, x inner.
   SmallVector<Value, 3> ids; // z, y, x
-  if (parallelBlocks) {
+  Operation *outer = nullptr;
+  if (parallel) {
     auto loop = scf::ParallelOp::create(b, loc, {zero, zero, zero},
                                         {gridSize.z, gridSize.y, gridSize.x},
                                         {one, one, one});
     ids.assign(loop.getInductionVars().begin(), loop.getInductionVars().end());
     b.setInsertionPoint(loop.getBody()->getTerminator());
+    outer = loop;
   } else {
     for (Value size : {gridSize.z, gridSize.y, gridSize.x}) {
       auto loop = scf::ForOp::create(b, loc, zero, size, one);
       ids.push_back(loop.getInductionVar());
       b.setInsertionPoint(loop.getBody()->getTerminator());
+      outer = outer ? outer : loop.getOperation();
     }
   }
   blockIds.z.replaceAllUsesWith(ids[0]);
@@ -424,8 +672,11 @@ LogicalResult GpuEmulate::emulate(gpu::LaunchOp launch) {
   b.getInsertionBlock()->getOperations().splice(
       b.getInsertionPoint(), body.getOperations(), body.begin(),
       std::prev(body.end()));
-  if (parallelBlocks)
+  if (parallel)
     moveWorkgroupMemory(workgroup, b.getInsertionBlock());
+  if (instrumentation)
+    instrumentation->instrumentLaunch(launch, outer, b.getInsertionBlock(),
+                                      ids);
   launch.erase();
   return success();
 }
@@ -438,8 +689,13 @@ void GpuEmulate::runOnOperation() {
     return WalkResult::skip();
   });
   bool invalid = false;
+  int64_t mode = (profile ? 1 : 0) | (raceCheck ? 2 : 0);
+  std::optional<Instrumentation> instrumentation;
+  if (mode)
+    instrumentation.emplace(mode);
   for (gpu::LaunchOp launch : launches)
-    invalid |= failed(emulate(launch));
+    invalid |= failed(
+        emulate(launch, instrumentation ? &*instrumentation : nullptr));
   if (invalid)
     return signalPassFailure();
 

@@ -444,8 +444,11 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
       if (inBounds)
         nb.setInsertionPointToStart(
             &scf::IfOp::create(nb, l, inBounds).getThenRegion().front());
+      // Marked as an update of the computation (the emulation's profile
+      // counts them).
       memref::StoreOp::create(nb, l, value, outputs[r].memref,
-                              indicesOf(nb, l, point, off, outputs[r]));
+                              indicesOf(nb, l, point, off, outputs[r]))
+          ->setAttr("stencil.update", nb.getUnitAttr());
     }
   });
   return status;

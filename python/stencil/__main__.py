@@ -34,6 +34,20 @@ GPU (docs/gpu-runtime.md); every command takes:
                     --openmp the blocks run in parallel. Its results equal the
                     reference lowering's bit for bit (check verifies it).
 Both compose with --hex-tile[=OPTIONS] (hex-tiled kernels: poly-to-gpu).
+Checks of the emulated GPU code (run, check and compile; they imply
+--emulate-gpu, and the first runs the blocks one after the other):
+  --race-check      report two threads of a block touching one element
+                    between two barriers, one of them writing (kernel,
+                    element, the two accesses), and fail
+  --reverse-threads run the threads of each block in reverse order (race-free
+                    kernels give the same results)
+
+    python3 -m stencil profile FILE [--hex-tile[=OPTIONS]] [--gpu-options=...]
+                                    [--func NAME] [--seed N] [--json]
+        Run the emulated GPU code once on random fields and print the memory
+        traffic of each kernel per update (requests per warp, sectors, load
+        efficiency, shared requests and bank conflicts, distinct bytes,
+        barriers; see stencil/profile.py), or the counters as JSON.
 """
 
 import argparse
@@ -45,7 +59,7 @@ import tempfile
 import numpy as np
 
 from .compiler import CompileError, MemRefArg, compile_file
-from .runtime import CudaError, StencilLibrary, numpy_dtype
+from .runtime import CudaError, RaceError, StencilLibrary, numpy_dtype
 
 
 def _pick_function(lib, name):
@@ -72,6 +86,13 @@ def _tiling_passes(args):
 
 def _target_options(args):
     """--gpu / --emulate-gpu / --gpu-options as compile_file arguments."""
+    checks = dict(race_check=getattr(args, "race_check", False),
+                  reverse_threads=getattr(args, "reverse_threads", False))
+    if any(checks.values()):
+        if args.gpu:
+            raise CompileError("--race-check and --reverse-threads check the emulated GPU "
+                               "code: use them without --gpu")
+        args.emulate_gpu = True
     if args.gpu and args.emulate_gpu:
         raise CompileError("--gpu runs on the GPU, --emulate-gpu on the CPU: choose one")
     if args.gpu_options and not (args.gpu or args.emulate_gpu):
@@ -80,8 +101,10 @@ def _target_options(args):
         raise CompileError("--openmp is for CPU code: with --gpu the kernels run on the GPU "
                            "(--emulate-gpu --openmp runs the GPU code's blocks in parallel "
                            "on the CPU)")
-    return dict(target="cuda" if args.gpu else "cpu", emulate_gpu=args.emulate_gpu,
-                gpu_options=args.gpu_options or "")
+    options = dict(target="cuda" if args.gpu else "cpu", emulate_gpu=args.emulate_gpu,
+                   gpu_options=args.gpu_options or "")
+    options.update({k: v for k, v in checks.items() if v})
+    return options
 
 
 def _where(args, lib):
@@ -144,6 +167,19 @@ def cmd_compile(args):
     return 0
 
 
+def cmd_profile(args):
+    from . import profile
+    result = profile.profile_file(args.file, hex_tile=args.hex_tile,
+                                  gpu_options=args.gpu_options or "", func=args.func,
+                                  seed=args.seed)
+    if args.json:
+        import json
+        print(json.dumps(result, indent=1))
+    else:
+        print(profile.format_table(result), end="")
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m stencil", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -164,6 +200,12 @@ def main(argv=None):
                         help="compile through the GPU mapping and run the kernels on the "
                              "CPU (blocks in parallel with --openmp); bit-identical to the "
                              "reference lowering")
+    common.add_argument("--race-check", action="store_true",
+                        help="emulate the GPU code (implies --emulate-gpu) and report races "
+                             "between the threads of a block")
+    common.add_argument("--reverse-threads", action="store_true",
+                        help="emulate the GPU code (implies --emulate-gpu) with the threads "
+                             "of each block in reverse order")
     link = argparse.ArgumentParser(add_help=False)
     link.add_argument("--link", action="append", default=[], metavar="FILE.c",
                       help="C file to compile into the library (definitions of "
@@ -186,12 +228,23 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--openmp", action="store_true")
     p.set_defaults(fn=cmd_compile)
+    p = sub.add_parser("profile", help="memory traffic of the emulated GPU kernels")
+    p.add_argument("file")
+    p.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
+                   help="hybrid hexagonal time tiling (options of stencil-opt --hex-tile)")
+    p.add_argument("--gpu-options", metavar="OPTIONS", default="",
+                   help="options of the GPU mapping (block-sizes, threads, ...)")
+    p.add_argument("--func")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true", help="print the counters as JSON")
+    p.add_argument("--cpu", help="LLVM CPU name to optimize for (default: native)")
+    p.set_defaults(fn=cmd_profile)
     args = parser.parse_args(argv)
     if args.cpu:
         os.environ["STENCIL_CPU"] = args.cpu
     try:
         return args.fn(args)
-    except (CompileError, CudaError) as e:
+    except (CompileError, CudaError, RaceError) as e:
         print(e, file=sys.stderr)
         return 1
 

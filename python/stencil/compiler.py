@@ -115,6 +115,46 @@ def find_cuda_runtime():
                        "or set STENCIL_CUDA_RUNTIME to the library")
 
 
+def find_emulation_runtime():
+    """libStencilEmulation.so (the race check and profile of the GPU
+    emulation) from $STENCIL_EMULATION_RUNTIME (the file),
+    $STENCIL_BUILD_DIR/lib, the lib/ directory next to stencil-opt's bin/ or
+    build/lib."""
+    name = "libStencilEmulation.so"
+    candidates = [os.environ.get("STENCIL_EMULATION_RUNTIME")]
+    if os.environ.get("STENCIL_BUILD_DIR"):
+        candidates.append(os.path.join(os.environ["STENCIL_BUILD_DIR"], "lib", name))
+    try:
+        candidates.append(str(Path(find_stencil_opt()).resolve().parents[1] / "lib" / name))
+    except CompileError:
+        pass
+    candidates.append(str(REPO_ROOT / "build" / "lib" / name))
+    for c in candidates:
+        if c and os.path.isfile(c):
+            return str(Path(c).resolve())
+    raise CompileError(f"{name} not found: build the project (scripts/build.sh) or set "
+                       "STENCIL_EMULATION_RUNTIME to the library")
+
+
+# Options of the emulation that instrument or reorder the kernels (keyword
+# arguments of compile_file and the rest, pipeline options of
+# --stencil-cpu-pipeline).
+EMULATION_CHECKS = {"race_check": "race-check", "reverse_threads": "reverse-threads",
+                    "profile": "profile"}
+
+
+def _emulation_checks(emulate_gpu, checks):
+    """The pipeline options of the checks that are on; they need emulate_gpu."""
+    unknown = set(checks) - set(EMULATION_CHECKS)
+    if unknown:
+        raise TypeError(f"unknown option(s) {', '.join(sorted(unknown))}")
+    on = [EMULATION_CHECKS[k] for k, v in checks.items() if v]
+    if on and not emulate_gpu:
+        raise CompileError(f"{', '.join(on)} check(s) the emulated GPU code: use them with "
+                           "emulate_gpu=True")
+    return [f"{option}=true" for option in on]
+
+
 def _run(cmd, stdin=None):
     proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -170,6 +210,11 @@ class CompiledModule:
     target: str = "cpu"        # "cpu" or "cuda"
     emulate_gpu: bool = False  # CPU target: the GPU mapping, run on the CPU
     runtime: str = None        # cuda: the libStencilCudaRuntime.so it links
+    # Emulation instrumented for the race check / the profile: the
+    # libStencilEmulation.so it links (find_emulation_runtime).
+    race_check: bool = False
+    profile: bool = False
+    emulation_runtime: str = None
 
 
 def default_cpu():
@@ -213,7 +258,7 @@ def _check_target(target, emulate_gpu, openmp, gpu_options):
 
 
 def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_sources=(),
-                 cpu=None, target="cpu", emulate_gpu=False, gpu_options=""):
+                 cpu=None, target="cpu", emulate_gpu=False, gpu_options="", **checks):
     """Compile the stencil program in `path` to a shared library.
 
     Returns a CompiledModule with the library path and the lowered signature
@@ -228,20 +273,34 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     `emulate_gpu=True` (CPU target) runs the GPU mapping's kernels on the CPU
     (`gpu_options`: block-sizes/threads of the mapping; `openmp`: the blocks
     in parallel).
+
+    With emulate_gpu, `race_check=True` reports races between the threads
+    of a block (the call raises runtime.RaceError), `reverse_threads=True`
+    runs the threads of each block in reverse order, `profile=True` counts
+    the memory traffic of each kernel (StencilLibrary.profile(), see
+    stencil.profile); the first and the last link libStencilEmulation.so
+    and run the blocks one after the other.
     """
     _check_target(target, emulate_gpu, openmp, gpu_options)
+    _emulation_checks(emulate_gpu, checks)
     if target == "cpu" and not emulate_gpu:
         return compile_loops(lower_file(path, extra_passes), Path(path).stem, openmp=openmp,
                              workdir=workdir, extra_sources=extra_sources, cpu=cpu)
-    return compile_module(prepare_file(path, extra_passes), Path(path).stem, openmp=openmp,
+    instrumented = checks.get("race_check") or checks.get("profile")
+    return compile_module(prepare_file(path, extra_passes, debuginfo=instrumented),
+                          Path(path).stem, openmp=openmp,
                           workdir=workdir, extra_sources=extra_sources, cpu=cpu,
-                          target=target, emulate_gpu=emulate_gpu, gpu_options=gpu_options)
+                          target=target, emulate_gpu=emulate_gpu, gpu_options=gpu_options,
+                          **checks)
 
 
-def prepare_file(path, extra_passes=()):
+def prepare_file(path, extra_passes=(), debuginfo=False):
     """The program in `path` after `extra_passes` (still stencil and poly ops:
-    what the GPU mapping starts from)."""
+    what the GPU mapping starts from); with `debuginfo`, with the locations
+    in `path` (which the race check and the profile report)."""
     pre = [f"--{p}" for p in extra_passes]
+    if debuginfo:
+        pre.append("--mlir-print-debuginfo")
     return _run([find_stencil_opt(), *pre, str(path)])
 
 
@@ -259,33 +318,44 @@ def signatures_of(module):
     return _parse_signatures(loops)
 
 
-def gpu_lowering(module, target="cuda", emulate_gpu=False, openmp=False, gpu_options=""):
+def gpu_lowering(module, target="cuda", emulate_gpu=False, openmp=False, gpu_options="",
+                 **checks):
     """The LLVM dialect of a prepared module (prepare_file) through the GPU
-    mapping: for the GPU (`--convert-to-gpu`) or emulated on the CPU."""
+    mapping: for the GPU (`--convert-to-gpu`) or emulated on the CPU
+    (`checks`: race_check, reverse_threads, profile)."""
     _check_target(target, emulate_gpu, openmp, gpu_options)
+    check_options = _emulation_checks(emulate_gpu, checks)
     if target == "cuda":
         pipeline = "--convert-to-gpu" + (f"={gpu_options}" if gpu_options else "")
     else:
         options = ["emulate-gpu=true"] + (["openmp=true"] if openmp else [])
         options += [f"{k}={v}" for k, v in _split_options(gpu_options)]
+        options += check_options
         pipeline = "--stencil-cpu-pipeline=" + " ".join(options)
     return _run([find_stencil_opt(), pipeline], stdin=module)
 
 
 def compile_module(module, stem, openmp=False, workdir=None, extra_sources=(), cpu=None,
-                   target="cpu", emulate_gpu=False, gpu_options=""):
+                   target="cpu", emulate_gpu=False, gpu_options="", **checks):
     """Compile a prepared module (stencil or poly ops, prepare_file) through
-    the GPU mapping: for CUDA, or emulated on the CPU."""
+    the GPU mapping: for CUDA, or emulated on the CPU (`checks`: race_check,
+    reverse_threads, profile, as for compile_file)."""
     if target == "cpu" and not emulate_gpu:
         return compile_loops(_run([find_stencil_opt(), "--stencil-shape-inference",
                                    "--convert-stencil-to-loops"], stdin=module),
                              stem, openmp=openmp, workdir=workdir,
                              extra_sources=extra_sources, cpu=cpu)
     signatures = signatures_of(module)
-    llvm_dialect = gpu_lowering(module, target, emulate_gpu, openmp, gpu_options)
-    return compile_llvm_dialect(llvm_dialect, stem, signatures, target=target, openmp=openmp,
-                                workdir=workdir, extra_sources=extra_sources, cpu=cpu,
-                                emulate_gpu=emulate_gpu)
+    llvm_dialect = gpu_lowering(module, target, emulate_gpu, openmp, gpu_options, **checks)
+    compiled = compile_llvm_dialect(llvm_dialect, stem, signatures, target=target,
+                                    openmp=openmp, workdir=workdir,
+                                    extra_sources=extra_sources, cpu=cpu,
+                                    emulate_gpu=emulate_gpu,
+                                    emulation_runtime=checks.get("race_check")
+                                    or checks.get("profile"))
+    compiled.race_check = bool(checks.get("race_check"))
+    compiled.profile = bool(checks.get("profile"))
+    return compiled
 
 
 def compile_loops(loops, stem, openmp=False, workdir=None, extra_sources=(), cpu=None):
@@ -300,14 +370,18 @@ def compile_loops(loops, stem, openmp=False, workdir=None, extra_sources=(), cpu
 
 
 def compile_llvm_dialect(llvm_dialect, stem, signatures, target="cpu", openmp=False,
-                         workdir=None, extra_sources=(), cpu=None, emulate_gpu=False):
+                         workdir=None, extra_sources=(), cpu=None, emulate_gpu=False,
+                         emulation_runtime=False):
     """The common end of every path: a module in the LLVM dialect (with a
     gpu.binary of kernels for target="cuda") to a shared library. For CUDA
     the library links libStencilCudaRuntime.so (find_cuda_runtime) with a run
-    path to its directory; `signatures` are those of the C entry points."""
+    path to its directory; `signatures` are those of the C entry points.
+    `emulation_runtime`: the code calls libStencilEmulation.so (an
+    instrumented emulation), linked the same way."""
     cpu = cpu or default_cpu()
     check_cpu(cpu)
     runtime = find_cuda_runtime() if target == "cuda" else None
+    emulation = find_emulation_runtime() if emulation_runtime else None
     workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
     workdir.mkdir(parents=True, exist_ok=True)
     llvm_ir = _run([str(LLVM_BIN / "mlir-translate"), "--mlir-to-llvmir"], stdin=llvm_dialect)
@@ -323,6 +397,8 @@ def compile_llvm_dialect(llvm_dialect, stem, signatures, target="cpu", openmp=Fa
     if runtime:
         # libcuda.so.1 is the runtime's dependency, found at load time.
         link += [runtime, f"-Wl,-rpath,{os.path.dirname(runtime)}"]
+    if emulation:
+        link += [emulation, f"-Wl,-rpath,{os.path.dirname(emulation)}"]
     _run(link)
     return CompiledModule(str(lib), signatures, openmp, target=target, emulate_gpu=emulate_gpu,
-                          runtime=runtime)
+                          runtime=runtime, emulation_runtime=emulation)

@@ -100,6 +100,66 @@ def _check_numpy_arg(name, i, arg, spec):
 
 
 # --------------------------------------------------------------------------
+# The emulation's race check and profile (libStencilEmulation.so)
+
+
+class RaceError(RuntimeError):
+    """The race check of the GPU emulation found two threads of a block
+    touching one element between two barriers, one of them writing: the
+    message is the runtime's report (kernel, element, the two accesses)."""
+
+
+class EmulationRuntime:
+    """libStencilEmulation.so through ctypes
+    (Stencil/Runtime/EmulationRuntime.h). One per process and path: its
+    counters are those of every library that links it."""
+
+    _instances = {}
+
+    @classmethod
+    def load(cls, path):
+        path = str(path)
+        if path not in cls._instances:
+            cls._instances[path] = cls(path)
+        return cls._instances[path]
+
+    def __init__(self, path):
+        try:
+            lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
+        except OSError as e:
+            raise CompileError(f"cannot load the emulation runtime {path}: {e}") from None
+        self.path, self.lib = path, lib
+        for fn, res, args in [("stencilEmuReset", None, []),
+                              ("stencilEmuProfileJson", ctypes.c_char_p, []),
+                              ("stencilEmuSetRaceAbort", None, [ctypes.c_int]),
+                              ("stencilEmuRaceCount", ctypes.c_int64, []),
+                              ("stencilEmuRaceReport", ctypes.c_char_p, [])]:
+            f = getattr(lib, fn)
+            f.restype, f.argtypes = res, args
+        # Races raise RaceError in Python instead of aborting the process.
+        lib.stencilEmuSetRaceAbort(0)
+
+    def reset(self):
+        self.lib.stencilEmuReset()
+
+    def profile(self):
+        """The counters since the last reset: {"kernels": [...], "total":
+        {...}, "locations": {kernel: location}} (stencil.profile.KEYS)."""
+        import json
+        return json.loads(self.lib.stencilEmuProfileJson().decode())
+
+    def check_races(self, context):
+        """Raise RaceError with the first race's report (and forget the
+        races) if the runtime saw any."""
+        count = self.lib.stencilEmuRaceCount()
+        if count:
+            report = self.lib.stencilEmuRaceReport().decode(errors="replace")
+            self.reset()
+            raise RaceError(f"{context}: {count} race(s) between the threads of a block; "
+                            f"the first:\n{report.rstrip()}")
+
+
+# --------------------------------------------------------------------------
 # CUDA
 
 
@@ -289,6 +349,11 @@ class StencilLibrary:
     def __init__(self, compiled):
         self.compiled = compiled
         self.cuda = None
+        self.emulation = None
+        if getattr(compiled, "emulation_runtime", None):
+            # Loaded first, with its symbols global: the library's calls bind
+            # to this copy, whose counters Python reads.
+            self.emulation = EmulationRuntime.load(compiled.emulation_runtime)
         if getattr(compiled, "target", "cpu") == "cuda":
             self.cuda = CudaRuntime.load(compiled.runtime)
             self.cuda.error()  # what an earlier library left
@@ -337,6 +402,19 @@ class StencilLibrary:
             else:
                 cargs.append(_scalar_arg(name, i, arg, spec))
         self._entry(name)(*cargs)
+        if self.emulation and getattr(self.compiled, "race_check", False):
+            self.emulation.check_races(f"@{name}")
+
+    def profile(self):
+        """The emulation's counters (a library compiled with profile=True)
+        since the last reset_profile(): see stencil.profile."""
+        if not self.emulation:
+            raise CompileError("the library was not compiled with profile=True")
+        return self.emulation.profile()
+
+    def reset_profile(self):
+        if self.emulation:
+            self.emulation.reset()
 
     def _entry(self, name):
         fn = getattr(self.lib, f"_mlir_ciface_{name}")

@@ -41,6 +41,21 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   ListOption<int64_t> threads{
       *this, "threads",
       llvm::cl::desc("With emulate-gpu: poly-to-gpu threads per block")};
+  Option<bool> raceCheck{
+      *this, "race-check",
+      llvm::cl::desc("With emulate-gpu: report races between the threads of "
+                     "a block at run time (links libStencilEmulation)"),
+      llvm::cl::init(false)};
+  Option<bool> reverseThreads{
+      *this, "reverse-threads",
+      llvm::cl::desc("With emulate-gpu: run the threads of each block in "
+                     "reverse order"),
+      llvm::cl::init(false)};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("With emulate-gpu: count the memory traffic of each "
+                     "kernel at run time (links libStencilEmulation)"),
+      llvm::cl::init(false)};
 };
 
 /// Options of `convert-to-gpu`, the pipeline from a stencil program (untiled

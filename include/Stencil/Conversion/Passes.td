@@ -85,16 +85,39 @@ def StencilGpuEmulate : Pass<"stencil-gpu-emulate", "::mlir::ModuleOp"> {
     GPU's results for race-free kernels. Block/thread ids and dimensions
     become the loop indices and the launch sizes. Memory stays where it is:
     `gpu.alloc`/`gpu.dealloc` become `memref.alloc`/`memref.dealloc`.
-    Launches with memory attributions, dynamic shared memory, clusters or
-    async tokens are errors.
+    Workgroup memory attributions (static shapes) become one buffer per
+    block in the default memory space (an alloca at the start of the
+    function for sequential blocks, a heap buffer per block with
+    `parallel-blocks`). Private attributions, dynamic shared memory,
+    clusters or async tokens are errors.
+
+    `race-check` and `profile` instrument the kernels with calls into
+    libStencilEmulation (Stencil/Runtime/EmulationRuntime.h), which the
+    program must then link: every global and shared `memref.load`/`store`
+    of the threads, the barriers, the blocks and the launches. The race
+    check reports two different threads of a block touching one element
+    between two barriers, one of them writing; the profile counts requests
+    per warp, sectors, bank conflicts, distinct bytes, barriers and updates
+    (stores marked `stencil.update`) per launch site. Both run the blocks
+    one after the other. `reverse-threads` runs the threads of each block in
+    reverse order (race-free kernels give the same results).
   }];
   let dependentDialects = [
     "::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
-    "::mlir::arith::ArithDialect"
+    "::mlir::arith::ArithDialect", "::mlir::func::FuncDialect"
   ];
   let options = [
     Option<"parallelBlocks", "parallel-blocks", "bool", "false",
-           "Run the blocks of a launch as scf.parallel (OpenMP)">
+           "Run the blocks of a launch as scf.parallel (OpenMP)">,
+    Option<"raceCheck", "race-check", "bool", "false",
+           "Report races between the threads of a block at run time "
+           "(calls libStencilEmulation; blocks run sequentially)">,
+    Option<"reverseThreads", "reverse-threads", "bool", "false",
+           "Run the threads of each block in reverse order">,
+    Option<"profile", "profile", "bool", "false",
+           "Count memory requests, sectors, bank conflicts, bytes, barriers "
+           "and updates per kernel at run time (calls libStencilEmulation; "
+           "blocks run sequentially)">
   ];
 }
 

@@ -1,0 +1,164 @@
+"""Memory traffic of the GPU kernels, counted by the CPU emulation.
+
+`stencil-gpu-emulate` with `profile` (compile_file(..., emulate_gpu=True,
+profile=True)) reports every global and shared load and store of the
+emulated threads to libStencilEmulation.so, which counts per kernel (launch
+site) what a GPU would see (docs/gpu.md, "Profiling and race checking the
+emulation"):
+
+  * requests per warp: a warp is 32 consecutive linear thread ids (x
+    fastest); the k-th execution of one load/store op by the threads of a
+    warp between two barriers is one request;
+  * the 32-byte sectors a global request touches, and the bytes it asks for
+    (load efficiency = requested bytes / (32 * sectors));
+  * shared-memory requests and bank-conflict replays: 32 banks of 4 bytes,
+    replays of a request = (most distinct 4-byte words in one bank) - 1;
+  * the distinct global bytes each launch reads and writes (DRAM traffic
+    with a perfect cache within a launch), summed over launches;
+  * barriers executed (per block), launches, blocks, threads per block, and
+    updates: executed stores marked `stencil.update` (the computed points).
+
+profile_file() returns the counters as a dict:
+
+    {"kernels": [{"kernel": ..., <KEYS>}, ...],
+     "total": {"kernel": "total", <KEYS>},
+     "locations": {kernel: "file:line:col"}}
+
+with the keys KEYS of every entry; format_table() prints them per update,
+like Table 5 of the hybrid hexagonal tiling paper.
+"""
+
+import tempfile
+
+import numpy as np
+
+from .compiler import MemRefArg, compile_file
+from .runtime import StencilLibrary, numpy_dtype
+
+# The keys of each kernel's entry (and of the total), in order.
+KEYS = ("kernel", "launches", "blocks", "threads_per_block", "updates",
+        "global_load_requests", "global_load_sectors", "global_load_bytes_requested",
+        "global_store_requests", "global_store_sectors", "global_store_bytes_requested",
+        "shared_load_requests", "shared_store_requests", "shared_bank_conflicts",
+        "global_bytes_read", "global_bytes_written", "barriers")
+
+
+def random_arguments(signature, seed=0):
+    """Random fields in [0, 1) for every memref argument of `signature`
+    (static shapes only); pointer arguments get a zeroed 4 KiB buffer."""
+    rng = np.random.default_rng(seed)
+    values = []
+    for spec in signature.args:
+        if not isinstance(spec, MemRefArg) and spec.dtype == "!llvm.ptr":
+            values.append(np.zeros(4096, np.uint8))
+            continue
+        if not isinstance(spec, MemRefArg):
+            raise ValueError(f"@{signature.name} takes a scalar {spec.dtype}: call "
+                             "profile_library with the arguments")
+        if any(s is None for s in spec.shape):
+            raise ValueError(f"@{signature.name} takes a field of unknown size: call "
+                             "profile_library with the arguments")
+        values.append(rng.random(spec.shape).astype(numpy_dtype(spec.dtype)))
+    return values
+
+
+def profile_library(lib, name, *args):
+    """Counters of one call of @name in `lib` (a StencilLibrary compiled
+    with profile=True) on `args`."""
+    lib.reset_profile()
+    lib.call(name, *args)
+    return lib.profile()
+
+
+def profile_file(path, hex_tile=None, gpu_options="", func=None, seed=0, extra_passes=(),
+                 openmp=False, workdir=None):
+    """Compile the program in `path` through the emulated GPU mapping with
+    the profile (hex-tiled when `hex_tile` is a string of --hex-tile
+    options, "" for the defaults), run @func (the only function by default)
+    once on random fields and return its counters (see the module's doc).
+    `gpu_options`: options of the mapping, as for --emulate-gpu."""
+    passes = tuple(extra_passes)
+    if hex_tile is not None:
+        passes += (f"hex-tile={hex_tile}" if hex_tile else "hex-tile",)
+    with tempfile.TemporaryDirectory() as tmp:
+        compiled = compile_file(path, openmp=openmp, workdir=workdir or tmp,
+                                extra_passes=passes, emulate_gpu=True,
+                                gpu_options=gpu_options, profile=True)
+        lib = StencilLibrary(compiled)
+        sigs = compiled.signatures
+        if func is None:
+            if len(sigs) != 1:
+                raise ValueError(f"the module has functions {', '.join(sigs)}: choose one "
+                                 "with func=")
+            func = next(iter(sigs))
+        sig = lib.signature(func)
+        return profile_library(lib, func, *random_arguments(sig, seed))
+
+
+def derived(entry):
+    """Per-update metrics of one entry (None where there are no updates):
+    the rows of format_table."""
+    updates = entry["updates"]
+
+    def per(key):
+        return entry[key] / updates if updates else None
+
+    def efficiency(requested, sectors):
+        return entry[requested] / (32 * entry[sectors]) if entry[sectors] else None
+
+    return {
+        "global_load_requests": per("global_load_requests"),
+        "global_load_sectors": per("global_load_sectors"),
+        "global_load_efficiency": efficiency("global_load_bytes_requested",
+                                             "global_load_sectors"),
+        "global_store_requests": per("global_store_requests"),
+        "global_store_sectors": per("global_store_sectors"),
+        "global_store_efficiency": efficiency("global_store_bytes_requested",
+                                              "global_store_sectors"),
+        "shared_load_requests": per("shared_load_requests"),
+        "shared_store_requests": per("shared_store_requests"),
+        "shared_bank_conflicts": per("shared_bank_conflicts"),
+        "global_bytes_read": per("global_bytes_read"),
+        "global_bytes_written": per("global_bytes_written"),
+        "barriers": per("barriers"),
+    }
+
+
+_ROWS = [
+    ("global load requests", "global_load_requests", "global_load_requests"),
+    ("global load sectors", "global_load_sectors", "global_load_sectors"),
+    ("global load efficiency", None, "global_load_efficiency"),
+    ("global store requests", "global_store_requests", "global_store_requests"),
+    ("global store sectors", "global_store_sectors", "global_store_sectors"),
+    ("global store efficiency", None, "global_store_efficiency"),
+    ("shared load requests", "shared_load_requests", "shared_load_requests"),
+    ("shared store requests", "shared_store_requests", "shared_store_requests"),
+    ("shared bank-conflict replays", "shared_bank_conflicts", "shared_bank_conflicts"),
+    ("DRAM bytes read (distinct)", "global_bytes_read", "global_bytes_read"),
+    ("DRAM bytes written (distinct)", "global_bytes_written", "global_bytes_written"),
+    ("barriers", "barriers", "barriers"),
+]
+
+
+def format_table(result):
+    """The counters of profile_file as text: per kernel and in total, each
+    count and its value per update (efficiencies in percent)."""
+    lines = []
+    locations = result.get("locations", {})
+    for entry in result["kernels"] + [result["total"]]:
+        name = entry["kernel"]
+        where = f" at {locations[name]}" if name in locations else ""
+        lines.append(f"kernel {name}{where}:" if name != "total" else "total:")
+        lines.append(f"  {entry['launches']} launches, {entry['blocks']} blocks of "
+                     f"{entry['threads_per_block']} threads, {entry['updates']} updates")
+        lines.append(f"  {'':32}{'count':>14}{'per update':>14}")
+        per = derived(entry)
+        for label, key, metric in _ROWS:
+            value = per[metric]
+            if key is None:
+                shown = "-" if value is None else f"{100 * value:.1f}%"
+                lines.append(f"  {label:32}{'':>14}{shown:>14}")
+                continue
+            shown = "-" if value is None else f"{value:.4f}"
+            lines.append(f"  {label:32}{entry[key]:>14}{shown:>14}")
+    return "\n".join(lines) + "\n"
