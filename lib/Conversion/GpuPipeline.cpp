@@ -186,9 +186,9 @@ std::optional<IndexWidthObstacle> findIndexWidthObstacle(ModuleOp module) {
   module.walk([&](gpu::LaunchFuncOp launch) {
     gpu::KernelDim3 blocks = launch.getGridSizeOperandValues();
     gpu::KernelDim3 threads = launch.getBlockSizeOperandValues();
-    for (auto [b, t] : {std::pair{blocks.x, threads.x},
-                        std::pair{blocks.y, threads.y},
-                        std::pair{blocks.z, threads.z}}) {
+    for (auto [b, t] :
+         {std::pair{blocks.x, threads.x}, std::pair{blocks.y, threads.y},
+          std::pair{blocks.z, threads.z}}) {
       std::optional<ConstantIntRanges> rb = rangeOf(b), rt = rangeOf(t);
       if (!rb || !rt || rb->umax().getActiveBits() > 32 ||
           rt->umax().getActiveBits() > 32) {
@@ -286,8 +286,7 @@ struct KernelIndexWidth
     }
     if (requested == 64)
       return;
-    std::optional<IndexWidthObstacle> obstacle =
-        findIndexWidthObstacle(module);
+    std::optional<IndexWidthObstacle> obstacle = findIndexWidthObstacle(module);
     if (obstacle && requested == 32 && obstacle->proven) {
       obstacle->where->emitError("index-bitwidth=32: ") << obstacle->why;
       return signalPassFailure();
