@@ -18,6 +18,8 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
   if (options.emulateGpu) {
     poly::PolyToGpuOptions mapping;
     mapping.threads.assign(options.threads.begin(), options.threads.end());
+    mapping.promote = options.promote;
+    mapping.sharedBudget = options.sharedBudget;
     pm.addPass(poly::createPolyToGpu(mapping));
   }
   ConvertStencilToLoopsOptions loops;

@@ -364,6 +364,8 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   pm.addPass(stencil::createStencilShapeInference());
   poly::PolyToGpuOptions mapping;
   mapping.threads.assign(options.threads.begin(), options.threads.end());
+  mapping.promote = options.promote;
+  mapping.sharedBudget = options.sharedBudget;
   mapping.unroll = options.unroll;
   pm.addPass(poly::createPolyToGpu(mapping));
   ConvertStencilToLoopsOptions loops;

@@ -190,12 +190,11 @@ isl::schedule mlir::stencil::poly::promoteToShared(
       fp.offset = box.offset();
       isl::multi_val size = box.size();
       fp.bytes = array.elementBytes;
+      // (Not clipped to the array: the offset of a tile at the array's
+      // border may lie outside it.)
       for (unsigned d = 0; d < size.size(); ++d) {
-        // A box wider than the array is clipped to it.
-        int64_t extent = std::min<int64_t>(size.at(d).get_num_si(),
-                                           array.ub[d] - array.lb[d]);
-        fp.shape.push_back(extent);
-        fp.bytes *= extent;
+        fp.shape.push_back(size.at(d).get_num_si());
+        fp.bytes *= fp.shape.back();
       }
       fp.valid = true;
     }

@@ -225,7 +225,7 @@ def default_cpu():
 TARGETS = ("cpu", "cuda")
 # The options of --convert-to-gpu that the CPU emulation also takes (the
 # same mapping); the others only concern the real GPU code.
-EMULATION_OPTIONS = ("block-sizes", "threads")
+EMULATION_OPTIONS = ("block-sizes", "threads", "promote", "shared-budget")
 
 
 def _split_options(options):

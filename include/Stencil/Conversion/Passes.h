@@ -56,6 +56,16 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("With emulate-gpu: count the memory traffic of each "
                      "kernel at run time (links libStencilEmulation)"),
       llvm::cl::init(false)};
+  Option<std::string> promote{
+      *this, "promote",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu shared-memory promotion "
+                     "(none, copy, interleaved)"),
+      llvm::cl::init("interleaved")};
+  Option<int64_t> sharedBudget{
+      *this, "shared-budget",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu shared memory per block "
+                     "in bytes"),
+      llvm::cl::init(49152)};
 };
 
 /// Options of `convert-to-gpu`, the pipeline from a stencil program (untiled
@@ -89,6 +99,16 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   ListOption<int64_t> threads{
       *this, "threads",
       llvm::cl::desc("Threads per block (x, y, z) of hex-tiled kernels")};
+  Option<std::string> promote{
+      *this, "promote",
+      llvm::cl::desc("Shared-memory promotion of hex-tiled kernels: none, "
+                     "copy (copy-in, compute, copy-out), interleaved "
+                     "(copy-in; values stored as they are computed)"),
+      llvm::cl::init("interleaved")};
+  Option<int64_t> sharedBudget{
+      *this, "shared-budget",
+      llvm::cl::desc("Shared memory per block for promoted arrays, in bytes"),
+      llvm::cl::init(49152)};
   Option<bool> unroll{
       *this, "unroll",
       llvm::cl::desc("Unroll each thread's point loops in hex-tiled kernels"),
