@@ -237,3 +237,22 @@ modeled_hex = json.loads(out.stdout)
 assert [k["registers"] for k in modeled_hex["kernels"]] == regs, (modeled_hex, regs)
 assert all(k["model_barrier_s"] > 0 for k in modeled_hex["kernels"])
 print(f"ok command line with a module's PTX: registers {regs} matched by launch site")
+
+# The emulation's profiler (stencil.profile) feeds the model directly: the
+# untiled jacobi2d example, f64, 11 steps of 64x64 points.
+from stencil.profile import profile_file
+
+counted = profile_file(str(jacobi2d))
+assert [set(k) for k in counted["kernels"]] == [set(gm.PROFILE_KEYS)], counted
+profiles, _ = gm.load_profiles(json.loads(json.dumps(counted)))
+(binary, ptx), = gm.ptx_from_module(lower(jacobi2d, "--convert-to-gpu=format=isa"))
+stats = gm.ptx_kernel_stats(ptx, gm.run_ptxas(ptx, "sm_90", PTXAS))
+real = gm.model_program(profiles, "sm_90", stats, steps=11, ptx_order=list(stats.values()))
+k = real["kernels"][0]
+assert k["updates"] == 64 * 64 * 11 and k["launches"] == 11, k
+assert 16 <= k["per_update"]["dram_bytes"] <= 17, k  # f64: read + write, halo once
+assert k["registers"] == stats["jacobi2d_kernel"]["registers"]
+# 4096 points per launch: the launch overhead dominates.
+assert k["model_time_per_launch_s"] < 2 * gm.LAUNCH_OVERHEAD_S, k
+print(gm.format_table(real))
+print("ok model of the emulation's profile")
