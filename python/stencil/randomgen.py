@@ -314,6 +314,9 @@ def main(argv=None):
     parser.add_argument("--promote", choices=("none", "copy", "interleaved"),
                         help="with --hex-tile --emulate-gpu: this shared-memory promotion "
                              "(default: a random one per program)")
+    parser.add_argument("--race-check", action="store_true",
+                        help="with --emulate-gpu: check the kernels for races between the "
+                             "threads of a block, and run each block's threads in reverse")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     outdir = Path(args.outdir or tempfile.mkdtemp(prefix="stencil-random-"))
@@ -353,8 +356,10 @@ def main(argv=None):
         blocks = ",".join(str(rng.randint(1, 8)) for _ in range(3))
         compiled = compile_module(merge_modules(loops), "random", openmp=args.openmp,
                                   workdir=outdir, emulate_gpu=True,
-                                  gpu_options=f"block-sizes={blocks}")
-        print(f"random: GPU mapping emulated on the CPU, untiled block sizes {blocks}")
+                                  gpu_options=f"block-sizes={blocks}",
+                                  race_check=args.race_check, reverse_threads=args.race_check)
+        print(f"random: GPU mapping emulated on the CPU, untiled block sizes {blocks}"
+              + (", race check, threads in reverse" if args.race_check else ""))
     else:
         compiled = compile_loops(merge_modules(loops), "random", openmp=args.openmp,
                                  workdir=outdir)
