@@ -85,7 +85,8 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
 } // namespace
 
 LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
-                                               const HexTileRequest &request) {
+                                               const HexTileRequest &request,
+                                               HexTileRequest *chosen) {
   IslContext ctx;
   std::string error;
   std::optional<ScopModel> model = readScop(ctx, scop, error);
@@ -152,6 +153,12 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
                             "applied: ")
              << *violated;
     scop.setSchedule(toString(*schedule));
+    if (chosen) {
+      *chosen = request;
+      chosen->height = options.sizes.h;
+      chosen->widths.assign(options.sizes.widths.begin(),
+                            options.sizes.widths.end());
+    }
   } catch (const isl::exception &e) {
     return mlir::emitError(scop.getLoc(), "isl failed while tiling: ") << e.what();
   }

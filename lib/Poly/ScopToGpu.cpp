@@ -36,6 +36,7 @@
 #include "Stencil/Poly/ScopModel.h"
 #include "Stencil/Poly/SharedPromotion.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
@@ -149,6 +150,7 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
   std::optional<PromotionMode> promotion;
 
   LogicalResult map(ScopOp scop);
+  void fitTilesToBudget(ScopOp scop, HexTileRequest sizes);
   LogicalResult mapCanonical(ScopOp scop, const ScopModel &model);
 
   void runOnOperation() override {
@@ -186,6 +188,36 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
   }
 };
 
+/// The tile-size side of the device model: default sizes whose tile does
+/// not fit in the shared-memory budget are shrunk until it does, halving
+/// the widest outer width first (the innermost one keeps the warps'
+/// accesses contiguous), as long as the sizes stay valid.
+void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest sizes) {
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    IslContext ctx;
+    std::string error;
+    std::optional<ScopModel> model = readScop(ctx, scop, error);
+    if (!model)
+      return;
+    int64_t bytes = hybridTileFootprintBytes(scop, *model);
+    if (bytes >= 0 && bytes <= sharedBudget)
+      return;
+    SmallVector<int64_t> &w = sizes.widths;
+    unsigned widest = w.size() - 1;
+    for (unsigned d = 0; d + 1 < w.size(); ++d)
+      if (w[d] > 1 && (widest == w.size() - 1 || w[d] > w[widest]))
+        widest = d;
+    if (w[widest] <= 1)
+      return;
+    w[widest] /= 2;
+    // Invalid sizes end the search with the last valid tiling in place.
+    ScopedDiagnosticHandler quiet(scop.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    if (failed(hexTileScop(scop, sizes, &sizes)))
+      return;
+  }
+}
+
 LogicalResult PolyToGpuPass::map(ScopOp scop) {
   if (scop.getGpuThreads())
     return success(); // Already mapped.
@@ -199,9 +231,12 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       request.isolate = isolate.getValue();
     if (auto unroll = retile.getAs<BoolAttr>("unroll"))
       request.unroll = unroll.getValue();
-    if (failed(hexTileScop(scop, request)))
+    HexTileRequest chosen;
+    if (failed(hexTileScop(scop, request, &chosen)))
       return failure();
     scop->removeAttr(kRetileForGpuAttr);
+    if (*promotion != PromotionMode::None && !chosen.widths.empty())
+      fitTilesToBudget(scop, chosen);
   }
   IslContext ctx;
   std::string error;

@@ -136,16 +136,8 @@ struct Footprint {
   int64_t bytes = 0;
 };
 
-} // namespace
-
-isl::schedule mlir::stencil::poly::promoteToShared(
-    ScopOp scop, const ScopModel &model, isl::schedule schedule,
-    ArrayRef<int64_t> threads, int64_t budgetBytes, PromotionMode mode,
-    SmallVectorImpl<SharedBuffer> &buffers) {
-  if (mode == PromotionMode::None)
-    return schedule;
-  isl::ctx ctx = schedule.ctx();
-  unsigned n = model.numSpaceDims;
+/// The arrays of `scop`, as promotion sees them.
+SmallVector<ArrayInfo> arraysOf(ScopOp scop) {
   SmallVector<ArrayInfo> arrays;
   for (ArrayOp array : scop.getArrays()) {
     ArrayInfo &info = arrays.emplace_back();
@@ -160,45 +152,68 @@ isl::schedule mlir::stencil::poly::promoteToShared(
     info.elementBytes =
         llvm::divideCeil(array.getElementType().getIntOrFloatBitWidth(), 8);
   }
-  isl::union_map accesses = model.reads.unite(model.writes);
+  return arrays;
+}
+
+/// The footprint box of every array the instances reaching `band` touch,
+/// per tile: the prefix schedule at `band`. Empty when none reach it;
+/// `tileOf` is then null.
+llvm::StringMap<Footprint> footprintsAt(isl::schedule_node band,
+                                        const ScopModel &model,
+                                        ArrayRef<ArrayInfo> arrays,
+                                        isl::union_map &tileOf) {
+  llvm::StringMap<Footprint> footprints;
+  isl::union_set reaching =
+      isl::manage(isl_schedule_node_get_domain(band.get()))
+          .intersect(model.domain);
+  if (reaching.is_empty())
+    return footprints;
+  tileOf = isl::union_map::from(band.prefix_schedule_union_pw_multi_aff())
+               .intersect_domain(reaching);
+  llvm::StringMap<isl::map> touched =
+      byRangeName(tileOf.reverse().apply_range(
+          model.reads.unite(model.writes).intersect_domain(reaching)));
+  for (const ArrayInfo &array : arrays) {
+    auto it = touched.find(array.name);
+    if (it == touched.end())
+      continue;
+    Footprint &fp = footprints[array.name];
+    isl::fixed_box box = it->second.get_range_simple_fixed_box_hull();
+    if (!box.is_valid())
+      continue;
+    fp.offset = box.offset();
+    isl::multi_val size = box.size();
+    fp.bytes = array.elementBytes;
+    // (Not clipped to the array: the offset of a tile at the array's
+    // border may lie outside it.)
+    for (unsigned d = 0; d < size.size(); ++d) {
+      fp.shape.push_back(size.at(d).get_num_si());
+      fp.bytes *= fp.shape.back();
+    }
+    fp.valid = true;
+  }
+  return footprints;
+}
+
+} // namespace
+
+isl::schedule mlir::stencil::poly::promoteToShared(
+    ScopOp scop, const ScopModel &model, isl::schedule schedule,
+    ArrayRef<int64_t> threads, int64_t budgetBytes, PromotionMode mode,
+    SmallVectorImpl<SharedBuffer> &buffers) {
+  if (mode == PromotionMode::None)
+    return schedule;
+  isl::ctx ctx = schedule.ctx();
+  unsigned n = model.numSpaceDims;
+  SmallVector<ArrayInfo> arrays = arraysOf(scop);
 
   // 1. The footprint of every array in every kernel.
   SmallVector<isl::schedule_node> kernels = marksNamed(schedule, "kernel");
-  SmallVector<llvm::StringMap<Footprint>> footprints(kernels.size());
+  SmallVector<llvm::StringMap<Footprint>> footprints;
   SmallVector<isl::union_map> tileMaps(kernels.size());
-  for (auto [k, kernel] : llvm::enumerate(kernels)) {
-    isl::schedule_node band = stepBand(kernel, n);
-    isl::union_set reaching =
-        isl::manage(isl_schedule_node_get_domain(band.get()))
-            .intersect(model.domain);
-    if (reaching.is_empty())
-      continue;
-    isl::union_map tileOf =
-        isl::union_map::from(band.prefix_schedule_union_pw_multi_aff())
-            .intersect_domain(reaching);
-    tileMaps[k] = tileOf;
-    llvm::StringMap<isl::map> touched = byRangeName(
-        tileOf.reverse().apply_range(accesses.intersect_domain(reaching)));
-    for (const ArrayInfo &array : arrays) {
-      auto it = touched.find(array.name);
-      if (it == touched.end())
-        continue;
-      Footprint &fp = footprints[k][array.name];
-      isl::fixed_box box = it->second.get_range_simple_fixed_box_hull();
-      if (!box.is_valid())
-        continue;
-      fp.offset = box.offset();
-      isl::multi_val size = box.size();
-      fp.bytes = array.elementBytes;
-      // (Not clipped to the array: the offset of a tile at the array's
-      // border may lie outside it.)
-      for (unsigned d = 0; d < size.size(); ++d) {
-        fp.shape.push_back(size.at(d).get_num_si());
-        fp.bytes *= fp.shape.back();
-      }
-      fp.valid = true;
-    }
-  }
+  for (auto [k, kernel] : llvm::enumerate(kernels))
+    footprints.push_back(
+        footprintsAt(stepBand(kernel, n), model, arrays, tileMaps[k]));
 
   // 2. Greedily in array order, what fits in every kernel that touches it.
   SmallVector<int64_t> used(kernels.size(), 0);
@@ -361,6 +376,27 @@ isl::schedule mlir::stencil::poly::promoteToShared(
     schedule = band.schedule();
   }
   return schedule;
+}
+
+int64_t mlir::stencil::poly::hybridTileFootprintBytes(ScopOp scop,
+                                                     const ScopModel &model) {
+  SmallVector<ArrayInfo> arrays = arraysOf(scop);
+  int64_t most = 0;
+  // Hybrid tiling's tree: band [T] -> sequence -> filter (phase) -> mark
+  // "parallel" -> band [S...] -> band [t'] ...; a tile is (T, S...).
+  isl::schedule_node phases = model.schedule.root().child(0).child(0);
+  for (unsigned p = 0; p < unsigned(phases.n_children()); ++p) {
+    isl::union_map tileOf;
+    isl::schedule_node steps = phases.child(p).child(0).child(0).child(0);
+    int64_t bytes = 0;
+    for (const auto &fp : footprintsAt(steps, model, arrays, tileOf)) {
+      if (!fp.second.valid)
+        return -1;
+      bytes += fp.second.bytes;
+    }
+    most = std::max(most, bytes);
+  }
+  return most;
 }
 
 //===----------------------------------------------------------------------===//

@@ -42,8 +42,11 @@ struct HexTileRequest {
 };
 
 /// Hybrid-tiles `scop` (from its canonical schedule, whatever its current
-/// one), verified against its dependences; errors are located diagnostics.
-LogicalResult hexTileScop(ScopOp scop, const HexTileRequest &request);
+/// one), verified against its dependences; errors are located diagnostics
+/// and leave the scop as it was. `chosen`, when given, receives the sizes
+/// used (h and widths; unchanged when the scop has no time to tile).
+LogicalResult hexTileScop(ScopOp scop, const HexTileRequest &request,
+                          HexTileRequest *chosen = nullptr);
 
 /// The attribute --hex-tile (target=auto, default sizes) leaves on a scop so
 /// that poly-to-gpu tiles it again with the GPU's sizes: a dictionary of

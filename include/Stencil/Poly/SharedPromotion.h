@@ -61,6 +61,11 @@ isl::schedule promoteToShared(ScopOp scop, const ScopModel &model,
                               PromotionMode mode,
                               SmallVectorImpl<SharedBuffer> &buffers);
 
+/// The shared memory promotion would need per block (the largest kernel's
+/// sum of footprint boxes) for the hybrid-tiled, not yet mapped, schedule
+/// of `model`; -1 when some footprint has no box of constant size.
+int64_t hybridTileFootprintBytes(ScopOp scop, const ScopModel &model);
+
 /// The buffers recorded on a mapped scop (`gpu_shared`); nothing when it has
 /// none. Fails with `error` set on a malformed entry.
 LogicalResult readSharedBuffers(isl::ctx ctx, ScopOp scop,
