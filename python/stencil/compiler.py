@@ -94,12 +94,11 @@ def find_stencil_opt():
                        "or set STENCIL_OPT")
 
 
-def find_cuda_runtime():
-    """libStencilCudaRuntime.so from $STENCIL_CUDA_RUNTIME (the file),
-    $STENCIL_BUILD_DIR/lib, the lib/ directory next to stencil-opt's bin/
-    (a build or install tree) or build/lib."""
-    name = "libStencilCudaRuntime.so"
-    candidates = [os.environ.get("STENCIL_CUDA_RUNTIME")]
+def _find_runtime(name, env, hint):
+    """The runtime library `name` from $`env` (the file), $STENCIL_BUILD_DIR/lib,
+    the lib/ directory next to stencil-opt's bin/ (a build or install tree)
+    or build/lib; CompileError with `hint` when none exists."""
+    candidates = [os.environ.get(env)]
     if os.environ.get("STENCIL_BUILD_DIR"):
         candidates.append(os.path.join(os.environ["STENCIL_BUILD_DIR"], "lib", name))
     try:
@@ -110,30 +109,21 @@ def find_cuda_runtime():
     for c in candidates:
         if c and os.path.isfile(c):
             return str(Path(c).resolve())
-    raise CompileError(f"{name} not found: build the project where the CUDA toolkit is "
-                       "installed (scripts/build.sh builds lib/Runtime when CMake finds it) "
-                       "or set STENCIL_CUDA_RUNTIME to the library")
+    raise CompileError(f"{name} not found: {hint} or set {env} to the library")
+
+
+def find_cuda_runtime():
+    """libStencilCudaRuntime.so (see _find_runtime; $STENCIL_CUDA_RUNTIME)."""
+    return _find_runtime("libStencilCudaRuntime.so", "STENCIL_CUDA_RUNTIME",
+                         "build the project where the CUDA toolkit is installed "
+                         "(scripts/build.sh builds lib/Runtime when CMake finds it)")
 
 
 def find_emulation_runtime():
-    """libStencilEmulation.so (the race check and profile of the GPU
-    emulation) from $STENCIL_EMULATION_RUNTIME (the file),
-    $STENCIL_BUILD_DIR/lib, the lib/ directory next to stencil-opt's bin/ or
-    build/lib."""
-    name = "libStencilEmulation.so"
-    candidates = [os.environ.get("STENCIL_EMULATION_RUNTIME")]
-    if os.environ.get("STENCIL_BUILD_DIR"):
-        candidates.append(os.path.join(os.environ["STENCIL_BUILD_DIR"], "lib", name))
-    try:
-        candidates.append(str(Path(find_stencil_opt()).resolve().parents[1] / "lib" / name))
-    except CompileError:
-        pass
-    candidates.append(str(REPO_ROOT / "build" / "lib" / name))
-    for c in candidates:
-        if c and os.path.isfile(c):
-            return str(Path(c).resolve())
-    raise CompileError(f"{name} not found: build the project (scripts/build.sh) or set "
-                       "STENCIL_EMULATION_RUNTIME to the library")
+    """libStencilEmulation.so, the race check and profile of the GPU
+    emulation (see _find_runtime; $STENCIL_EMULATION_RUNTIME)."""
+    return _find_runtime("libStencilEmulation.so", "STENCIL_EMULATION_RUNTIME",
+                         "build the project (scripts/build.sh)")
 
 
 # Options of the emulation that instrument or reorder the kernels (keyword
