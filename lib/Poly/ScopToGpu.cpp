@@ -415,9 +415,16 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       node = node.insert_context(context).insert_mark("kernel");
       schedule = node.schedule();
     }
+    // Promotion never makes a program fail: without it, global memory.
     SmallVector<SharedBuffer> buffers;
-    schedule = promoteToShared(scop, *model, schedule, blockThreads,
-                               sharedBudget, *promotion, buffers);
+    try {
+      schedule = promoteToShared(scop, *model, schedule, blockThreads,
+                                 sharedBudget, *promotion, buffers);
+    } catch (const isl::exception &e) {
+      buffers.clear();
+      scop.emitRemark("no shared-memory promotion (isl failed: ")
+          << e.what() << "); the kernels use global memory";
+    }
     scop.setSchedule(toString(schedule));
     if (!buffers.empty())
       writeSharedBuffers(scop, buffers, *promotion);
