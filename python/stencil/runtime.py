@@ -109,19 +109,26 @@ class RaceError(RuntimeError):
     message is the runtime's report (kernel, element, the two accesses)."""
 
 
-class EmulationRuntime:
-    """libStencilEmulation.so through ctypes
-    (Stencil/Runtime/EmulationRuntime.h). One per process and path: its
-    counters are those of every library that links it."""
-
-    _instances = {}
+class _OnePerPath:
+    """A ctypes wrapper of a shared library, loaded once per path and class."""
 
     @classmethod
     def load(cls, path):
         path = str(path)
-        if path not in cls._instances:
-            cls._instances[path] = cls(path)
-        return cls._instances[path]
+        instances = cls.__dict__.get("_instances")
+        if instances is None:
+            instances = {}
+            cls._instances = instances
+        if path not in instances:
+            instances[path] = cls(path)
+        return instances[path]
+
+
+class EmulationRuntime(_OnePerPath):
+    """libStencilEmulation.so through ctypes
+    (Stencil/Runtime/EmulationRuntime.h). One per process and path: its
+    counters are those of every library that links it."""
+
 
     def __init__(self, path):
         try:
@@ -223,18 +230,10 @@ def cuda_array_arg(obj, spec, index=0, name="?"):
     return CudaArray(ptr, shape, dtype, None if stream is None else int(stream))
 
 
-class CudaRuntime:
+class CudaRuntime(_OnePerPath):
     """libStencilCudaRuntime.so through ctypes: device memory, copies and
     the error state (Stencil/Runtime/CudaRuntime.h). One per library path."""
 
-    _instances = {}
-
-    @classmethod
-    def load(cls, path):
-        path = str(path)
-        if path not in cls._instances:
-            cls._instances[path] = cls(path)
-        return cls._instances[path]
 
     def __init__(self, path):
         try:
