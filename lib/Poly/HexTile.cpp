@@ -73,16 +73,50 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   // Default sizes for a target not yet known: poly-to-gpu tiles again.
   if (target == "auto" && height < 0 && widths.empty()) {
     Builder b(scop.getContext());
-    scop->setAttr(kRetileForGpuAttr,
-                  b.getDictionaryAttr(
-                      {b.getNamedAttr("hex_dim", b.getI64IntegerAttr(hexDim)),
-                       b.getNamedAttr("isolate", b.getBoolAttr(isolate)),
-                       b.getNamedAttr("unroll", b.getBoolAttr(unroll))}));
+    SmallVector<NamedAttribute> carried = {
+        b.getNamedAttr("hex_dim", b.getI64IntegerAttr(hexDim)),
+        b.getNamedAttr("unroll", b.getBoolAttr(unroll))};
+    // Isolation only when asked for: otherwise the GPU chooses (ScopToGpu).
+    if (isolate.hasValue())
+      carried.push_back(b.getNamedAttr("isolate", b.getBoolAttr(isolate)));
+    scop->setAttr(kRetileForGpuAttr, b.getDictionaryAttr(carried));
   }
   return success();
 }
 
 } // namespace
+
+/// Shrinks w0 so that the hexagonal tiles of one phase number at least
+/// `minTiles` along s_hexDim: their period is W = 2 w0 + 2 + floor(delta0 h)
+/// + floor(delta1 h) (sec. 3.3.3), so a domain of extent E has
+/// ceil(E / W) of them. Keeps w0 when E is not a constant, and never goes
+/// below the smallest valid w0 (a phase then has fewer tiles).
+static void narrowHexagons(const ScopModel &model, const DependenceCone &cone,
+                           int64_t minTiles, HybridTilingOptions &options) {
+  unsigned hexDim = options.hexDim;
+  isl::union_set points = model.domain.apply(model.canonical);
+  if (isl_union_set_n_set(points.get()) != 1)
+    return;
+  isl::set box = isl::manage(isl_set_from_union_set(points.release()));
+  isl::val lo = box.dim_min_val(1 + hexDim), hi = box.dim_max_val(1 + hexDim);
+  if (!lo.is_int() || !hi.is_int())
+    return;
+  int64_t extent = hi.get_num_si() - lo.get_num_si() + 1;
+  int64_t h = options.sizes.h;
+  int64_t slopes = cone.upper[hexDim].floorTimes(h) +
+                   cone.lower[hexDim].floorTimes(h);
+  int64_t &w0 = options.sizes.widths[hexDim];
+  int64_t period = std::max<int64_t>(extent / minTiles, 1);
+  int64_t wanted = std::max<int64_t>((period - 2 - slopes) / 2, 1);
+  for (int64_t candidate = wanted; candidate < w0; ++candidate) {
+    HybridTilingOptions narrower = options;
+    narrower.sizes.widths[hexDim] = candidate;
+    if (!checkTileSizes(cone, narrower)) {
+      w0 = candidate;
+      return;
+    }
+  }
+}
 
 LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
                                                const HexTileRequest &request,
@@ -134,6 +168,8 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
         request.gpuSizes ? TileTarget::Gpu : TileTarget::Cpu);
     if (request.height >= 0)
       options.sizes.h = request.height;
+    if (request.minParallelTiles > 0 && request.widths.empty())
+      narrowHexagons(*model, *cone, request.minParallelTiles, options);
     if (!request.widths.empty()) {
       if (request.widths.size() != n)
         return mlir::emitError(scop.getLoc(), "widths needs ")

@@ -31,6 +31,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Poly/AstToLoops.h"
+#include "Stencil/Poly/GpuDevice.h"
 #include "Stencil/Poly/IslContext.h"
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Poly/ScopModel.h"
@@ -225,10 +226,24 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
   if (auto retile = scop->getAttrOfType<DictionaryAttr>(kRetileForGpuAttr)) {
     HexTileRequest request;
     request.gpuSizes = true;
+    // One block per hexagon of a phase: two per SM of the device.
+    if (const stencil::GpuDevice *device = stencil::lookupGpuDevice(chip))
+      request.minParallelTiles = 2 * device->sms;
     if (auto dim = retile.getAs<IntegerAttr>("hex_dim"))
       request.hexDim = dim.getInt();
+    // Full-tile isolation doubles the code of a tile (full and partial
+    // versions in one kernel); in 3D that pushes the kernels past 255
+    // registers into spills (docs/gpu.md), so there it is off unless asked.
     if (auto isolate = retile.getAs<BoolAttr>("isolate"))
       request.isolate = isolate.getValue();
+    else {
+      IslContext ctx;
+      std::string error;
+      std::optional<ScopModel> model = readScop(ctx, scop, error);
+      if (!model)
+        return scop.emitOpError("cannot read the polyhedral form: ") << error;
+      request.isolate = model->numSpaceDims < 3;
+    }
     if (auto unroll = retile.getAs<BoolAttr>("unroll"))
       request.unroll = unroll.getValue();
     HexTileRequest chosen;

@@ -3,20 +3,41 @@
 // (poly-to-gpu, e.g. inside --convert-to-gpu) tiles it again with the GPU's:
 // the headline command `--hex-tile --convert-to-gpu` gets GPU-sized tiles.
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile | FileCheck %s --check-prefix=AUTO
-// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile --poly-to-gpu > %t.auto.mlir
-// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=target=gpu --poly-to-gpu > %t.gpu.mlir
+// For a chip outside the device table (sm_75) these are the GPU table's
+// sizes, as --hex-tile=target=gpu gives them.
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile --poly-to-gpu=chip=sm_75 > %t.auto.mlir
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=target=gpu --poly-to-gpu=chip=sm_75 > %t.gpu.mlir
 // RUN: diff %t.auto.mlir %t.gpu.mlir
 // RUN: FileCheck %s --check-prefix=MAPPED < %t.auto.mlir
 // Other hex-tile options carry over to the GPU tiling.
-// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="hex-dim=1 isolate=false" --poly-to-gpu > %t.auto1.mlir
-// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="target=gpu hex-dim=1 isolate=false" --poly-to-gpu > %t.gpu1.mlir
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="hex-dim=1 isolate=false" --poly-to-gpu=chip=sm_75 > %t.auto1.mlir
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="target=gpu hex-dim=1 isolate=false" --poly-to-gpu=chip=sm_75 > %t.gpu1.mlir
 // RUN: diff %t.auto1.mlir %t.gpu1.mlir
+// For sm_90 (132 SMs) the hexagons narrow to the smallest valid w0 (1:
+// W = 10), as 66 rows cannot give 264 blocks per phase (docs/gpu.md,
+// "Kernels sized for the device").
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=SM90
+// SM90: floor((4 + t)/8)
+// SM90-SAME: floor((5 + s1)/10)
+// SM90-SAME: /64
+// In 3D, isolation is off unless --hex-tile asked for it (full- and
+// partial-tile code in one kernel would spill there).
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=NOISO
+// NOISO: poly.scop
+// NOISO-NOT: isolate
+// NOISO: gpu_threads
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --hex-tile=isolate=true | FileCheck %s --check-prefix=ISO-ASKED
+// ISO-ASKED: hex_tile_auto = {hex_dim = 0 : i64, isolate = true, unroll = false}
+// RUN: %python -m stencil.benchmarks gen heat3d --shape 32,32,96 --steps 8 --dtype f32 > %t.heat3d.mlir
+// RUN: stencil-opt %t.heat3d.mlir --hex-tile=isolate=true --poly-to-gpu | FileCheck %s --check-prefix=ISO
+// RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=NOISO
+// ISO: options: \22{ isolate[
 // Explicit sizes or an explicit target are kept.
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=target=cpu | FileCheck %s --check-prefix=KEEP
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=h=2 | FileCheck %s --check-prefix=KEEP
 
 // AUTO: poly.scop
-// AUTO-SAME: hex_tile_auto = {hex_dim = 0 : i64, isolate = true, unroll = false}
+// AUTO-SAME: hex_tile_auto = {hex_dim = 0 : i64, unroll = false}
 // The GPU's 2D default sizes (h=3, widths 16,64): tiles of 8 steps, hexagon
 // tiles 40 apart, parallelograms 64 wide.
 // MAPPED-NOT: hex_tile_auto

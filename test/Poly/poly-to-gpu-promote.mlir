@@ -18,7 +18,7 @@
 // --hex-tile alone (target=auto) poly-to-gpu halves the widest outer width
 // until the tile fits (4,8,32: 34632 bytes); explicit sizes are kept.
 // RUN: %python -m stencil.benchmarks gen heat3d --shape 96,96,96 --steps 8 --dtype f32 > %t.heat3d.mlir
-// RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu 2>&1 | FileCheck %s --check-prefix=FIT
+// RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu=chip=sm_75 2>&1 | FileCheck %s --check-prefix=FIT
 // RUN: stencil-opt %t.heat3d.mlir --hex-tile=target=gpu --poly-to-gpu 2>&1 | FileCheck %s --check-prefix=NOFIT
 // promote=none is the unpromoted mapping.
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=none" | FileCheck %s --check-prefix=NONE

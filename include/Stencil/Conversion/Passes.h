@@ -115,11 +115,11 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::init(true)};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
-      llvm::cl::desc("Width of the index arithmetic in the kernels: 64 "
-                     "(default), 32, or 0 for 32 when every kernel memref, "
-                     "grid size and index argument provably fits in 31 "
-                     "bits, else 64"),
-      llvm::cl::init(64)};
+      llvm::cl::desc("Width of the index arithmetic in the kernels: 0 "
+                     "(default) for 32 when every kernel memref, grid size "
+                     "and index argument provably fits in 31 bits, else "
+                     "64; or 32, or 64"),
+      llvm::cl::init(0)};
   Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Lower to NVVM, build the cubin and lower the host "

@@ -39,6 +39,11 @@ struct HexTileRequest {
   bool isolate = true;
   bool unroll = false;
   bool ignoreDependences = false; // testing only
+  /// With default widths: the hexagonal width w0 shrinks (not below the
+  /// smallest valid one) until a phase has at least this many tiles along
+  /// the hexagonal dimension, one per thread block on a GPU (0: no limit;
+  /// only for domains with a constant extent there).
+  int64_t minParallelTiles = 0;
 };
 
 /// Hybrid-tiles `scop` (from its canonical schedule, whatever its current

@@ -106,6 +106,10 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
     Option<"sharedBudget", "shared-budget", "int64_t", "49152",
            "Shared memory per block for promoted arrays, in bytes; arrays "
            "that do not fit stay in global memory (a remark names them)">,
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "The GPU the kernels are for (the device table: sm_80, sm_90); "
+           "scops that --hex-tile left with default sizes get hexagons "
+           "narrow enough to give every SM two blocks per phase">,
   ];
 }
 
