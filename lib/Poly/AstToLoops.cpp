@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <isl/ast.h>
@@ -77,6 +78,7 @@ using Id = IslPtr<isl_id, isl_id_free>;
 using Val = IslPtr<isl_val, isl_val_free>;
 using Map = IslPtr<isl_map, isl_map_free>;
 using PwMultiAff = IslPtr<isl_pw_multi_aff, isl_pw_multi_aff_free>;
+using MultiAff = IslPtr<isl_multi_aff, isl_multi_aff_free>;
 using Space = IslPtr<isl_space, isl_space_free>;
 using Schedule = IslPtr<isl_schedule, isl_schedule_free>;
 using IdList = IslPtr<isl_id_list, isl_id_list_free>;
@@ -137,14 +139,61 @@ private:
 //===----------------------------------------------------------------------===//
 // Annotation of user nodes
 //===----------------------------------------------------------------------===//
+//
+// isl builds an expression at a user node in the context of the node's
+// domain (a gist, and a non-negativity test per integer division), which
+// takes milliseconds on hexagonal tiles with thread mappings; most of the
+// code generation time went there. So the work per node is kept small:
+// - the instance coordinates are the arguments of the node's call
+//   expression, which isl has built already;
+// - a subscript that has the same function on every piece is built from
+//   that function alone (the pieces' domains, e.g. the tiles of one kernel,
+//   only slow isl down); otherwise the piece that holds the node's
+//   instances is picked once for all subscripts with the same pieces;
+// - equal subscripts of different accesses (a write-through's shared and
+//   global buffer index, a read's and a write's shared offsets) are built
+//   once per node.
+// The subscripts are still built by isl from the node's context: they come
+// out as simplified as before, and so does the code LLVM and ptxas make of
+// them (composing them from the instance coordinates instead gave a 3D
+// kernel 15% more instructions).
+
+/// The distinct subscript functions of one statement's accesses.
+struct StatementPlan {
+  const StatementAccesses *statement = nullptr;
+  /// Per access, per output dimension: the index of its function.
+  SmallVector<SmallVector<unsigned>> subscripts;
+  /// The functions (on the instance space) and the access each comes from.
+  SmallVector<isl_pw_aff *> functions;
+  SmallVector<unsigned> accessOf;
+  /// Per function: its pieces (domain, function) when it has several
+  /// different ones, else none.
+  SmallVector<SmallVector<std::pair<isl_set *, isl_aff *>>> pieces;
+  /// Per function with pieces: the first function with the same piece
+  /// domains (a node picks its piece once for all of them).
+  SmallVector<unsigned> pieceLeader;
+
+  StatementPlan() = default;
+  StatementPlan(const StatementPlan &) = delete;
+  StatementPlan &operator=(const StatementPlan &) = delete;
+  ~StatementPlan() {
+    for (isl_pw_aff *pa : functions)
+      isl_pw_aff_free(pa);
+    for (auto &list : pieces)
+      for (auto [set, aff] : list) {
+        isl_set_free(set);
+        isl_aff_free(aff);
+      }
+  }
+};
 
 /// Attached to each user node (as the user pointer of an isl_id annotation):
-/// the statement and its instance coordinates and access subscripts as AST
-/// expressions over the loop iterators.
+/// the statement's plan, and its instance coordinates and subscript
+/// functions as AST expressions over the loop iterators.
 struct UserAnnotation {
-  const StatementAccesses *statement = nullptr;
+  const StatementPlan *plan = nullptr;
   SmallVector<AstExpr> iterators;
-  SmallVector<SmallVector<AstExpr>> subscripts;
+  SmallVector<AstExpr> functions;
 };
 
 constexpr const char *kAnnotationName = "stencil_poly_stmt";
@@ -152,36 +201,150 @@ constexpr const char *kAnnotationName = "stencil_poly_stmt";
 void freeAnnotation(void *user) { delete static_cast<UserAnnotation *>(user); }
 
 struct DomainCallbackData {
-  ArrayRef<StatementAccesses> statements;
+  llvm::StringMap<std::unique_ptr<StatementPlan>> plans;
   std::string error;
 };
 
-/// Builds the expressions of every output dimension of `pma` (defined on the
-/// schedule space of `build`) in the context of `build`.
-LogicalResult buildExprs(isl_ast_build *build, isl_pw_multi_aff *pma,
-                         SmallVectorImpl<AstExpr> &exprs, std::string &error) {
-  isl_ctx *ctx = isl_ast_build_get_ctx(build);
-  isl_size n = isl_pw_multi_aff_dim(pma, isl_dim_out);
-  if (n < 0) {
-    error = islError(ctx);
-    return failure();
-  }
-  for (isl_size i = 0; i < n; ++i) {
-    AstExpr expr(isl_ast_build_expr_from_pw_aff(
-        build, isl_pw_multi_aff_get_pw_aff(pma, i)));
-    if (!expr) {
-      error = islError(ctx);
-      return failure();
+/// The pieces of `pa`, each as (domain, function).
+SmallVector<std::pair<isl_set *, isl_aff *>> piecesOf(isl_pw_aff *pa) {
+  SmallVector<std::pair<isl_set *, isl_aff *>> pieces;
+  isl_pw_aff_foreach_piece(
+      pa,
+      [](isl_set *set, isl_aff *aff, void *user) -> isl_stat {
+        static_cast<SmallVector<std::pair<isl_set *, isl_aff *>> *>(user)
+            ->push_back({set, aff});
+        return isl_stat_ok;
+      },
+      &pieces);
+  return pieces;
+}
+
+/// The function of every piece of `pa` if it is the same on all of them,
+/// else null.
+isl_aff *uniformAff(isl_pw_aff *pa) {
+  isl_aff *result = nullptr;
+  bool uniform = true;
+  for (auto [set, aff] : piecesOf(pa)) {
+    isl_set_free(set);
+    if (!result) {
+      result = aff;
+      continue;
     }
-    exprs.push_back(std::move(expr));
+    uniform = uniform && isl_aff_plain_is_equal(result, aff) == isl_bool_true;
+    isl_aff_free(aff);
   }
-  return success();
+  return uniform ? result : isl_aff_free(result);
+}
+
+/// Computes the plan of `statement`; on failure sets `error`.
+std::unique_ptr<StatementPlan> planStatement(const StatementAccesses &statement,
+                                             std::string &error) {
+  auto plan = std::make_unique<StatementPlan>();
+  plan->statement = &statement;
+  for (auto [index, access] : llvm::enumerate(statement.accesses)) {
+    if (access.is_null()) {
+      error = "access " + std::to_string(index) + " of statement '" +
+              statement.name + "' is null";
+      return nullptr;
+    }
+    isl_ctx *ctx = isl_pw_multi_aff_get_ctx(access.get());
+    isl_size n = isl_pw_multi_aff_dim(access.get(), isl_dim_out);
+    if (n < 0) {
+      error = islError(ctx);
+      return nullptr;
+    }
+    SmallVector<unsigned> &dims = plan->subscripts.emplace_back();
+    for (isl_size d = 0; d < n; ++d) {
+      isl_pw_aff *pa = isl_pw_multi_aff_get_pw_aff(access.get(), d);
+      if (isl_aff *aff = pa ? uniformAff(pa) : nullptr) {
+        isl_pw_aff_free(pa);
+        pa = isl_pw_aff_from_aff(aff);
+      }
+      if (!pa) {
+        error = islError(ctx);
+        return nullptr;
+      }
+      auto same = llvm::find_if(plan->functions, [&](isl_pw_aff *other) {
+        return isl_pw_aff_plain_is_equal(pa, other) == isl_bool_true;
+      });
+      if (same != plan->functions.end()) {
+        dims.push_back(same - plan->functions.begin());
+        isl_pw_aff_free(pa);
+        continue;
+      }
+      unsigned f = plan->functions.size();
+      dims.push_back(f);
+      auto &pieces = plan->pieces.emplace_back();
+      unsigned leader = f;
+      if (isl_pw_aff_n_piece(pa) > 1) {
+        pieces = piecesOf(pa);
+        for (unsigned g = 0; g < f; ++g) {
+          auto &other = plan->pieces[g];
+          if (other.size() == pieces.size() &&
+              llvm::all_of(llvm::zip(other, pieces), [](auto pair) {
+                return isl_set_plain_is_equal(std::get<0>(pair).first,
+                                              std::get<1>(pair).first) ==
+                       isl_bool_true;
+              })) {
+            leader = g;
+            break;
+          }
+        }
+      }
+      plan->pieceLeader.push_back(leader);
+      plan->functions.push_back(pa);
+      plan->accessOf.push_back(index);
+    }
+  }
+  return plan;
 }
 
 /// Computes the annotation of one user node; on failure sets `data.error`.
-UserAnnotation *annotate(isl_ast_build *build, DomainCallbackData &data) {
+UserAnnotation *annotate(isl_ast_node *node, isl_ast_build *build,
+                         DomainCallbackData &data) {
   isl_ctx *ctx = isl_ast_build_get_ctx(build);
-  // Domain -> loop iterators of the enclosing loops, for this one statement.
+  // The call expression S(coordinates...) that isl built for the node.
+  AstExpr call(isl_ast_node_user_get_expr(node));
+  if (!call || isl_ast_expr_get_type(call.get()) != isl_ast_expr_op ||
+      isl_ast_expr_op_get_type(call.get()) != isl_ast_expr_op_call) {
+    data.error = call ? "user node without a call expression" : islError(ctx);
+    return nullptr;
+  }
+  isl_size nargs = isl_ast_expr_op_get_n_arg(call.get());
+  AstExpr callee(nargs > 0 ? isl_ast_expr_op_get_arg(call.get(), 0)
+                           : nullptr);
+  Id calleeId(callee ? isl_ast_expr_id_get_id(callee.get()) : nullptr);
+  const char *name = calleeId ? isl_id_get_name(calleeId.get()) : nullptr;
+  if (!name) {
+    data.error = "statement instance without a tuple name";
+    return nullptr;
+  }
+  if (isBarrierStatement(name))
+    return new UserAnnotation(); // No statement: a barrier.
+  auto it = data.plans.find(name);
+  if (it == data.plans.end()) {
+    data.error = "statement '" + std::string(name) +
+                 "' has no entry in the statement list";
+    return nullptr;
+  }
+  const StatementPlan &plan = *it->second;
+
+  auto annotation = std::make_unique<UserAnnotation>();
+  annotation->plan = &plan;
+  for (isl_size i = 1; i < nargs; ++i) {
+    AstExpr arg(isl_ast_expr_op_get_arg(call.get(), i));
+    if (!arg) {
+      data.error = islError(ctx);
+      return nullptr;
+    }
+    annotation->iterators.push_back(std::move(arg));
+  }
+  if (plan.functions.empty())
+    return annotation.release();
+
+  // Loop iterators -> instance, for this one statement. isl's call
+  // expression already relies on one instance per iteration (isl adds loops
+  // over instances that share a leaf of the schedule tree).
   isl_union_map *umap = isl_ast_build_get_schedule(build);
   if (!umap) {
     data.error = islError(ctx);
@@ -192,93 +355,87 @@ UserAnnotation *annotate(isl_ast_build *build, DomainCallbackData &data) {
     data.error = "user node does not cover exactly one statement";
     return nullptr;
   }
-  Map schedule(isl_map_from_union_map(umap));
-  if (!schedule) {
-    data.error = islError(ctx);
-    return nullptr;
-  }
-  const char *name = isl_map_get_tuple_name(schedule.get(), isl_dim_in);
-  if (!name) {
-    data.error = "statement instance without a tuple name";
-    return nullptr;
-  }
-  if (isBarrierStatement(name))
-    return new UserAnnotation(); // No statement: a barrier.
-  const StatementAccesses *statement = nullptr;
-  for (const StatementAccesses &s : data.statements)
-    if (s.name == name) {
-      statement = &s;
-      break;
-    }
-  if (!statement) {
-    data.error = "statement '" + std::string(name) +
-                 "' has no entry in the statement list";
-    return nullptr;
-  }
-
-  Map inverse(isl_map_reverse(schedule.release()));
-  isl_bool singleValued = isl_map_is_single_valued(inverse.get());
-  if (singleValued < 0) {
-    data.error = islError(ctx);
-    return nullptr;
-  }
-  // Cannot happen as isl adds loops over instances that share a leaf of the
-  // schedule tree; checked since isl would otherwise pick one silently.
-  if (!singleValued) {
-    data.error = "schedule is not injective for statement '" +
-                 std::string(name) +
-                 "': several instances share one loop iteration";
-    return nullptr;
-  }
-  PwMultiAff iterToInstance(isl_pw_multi_aff_from_map(inverse.release()));
+  PwMultiAff iterToInstance(isl_pw_multi_aff_from_map(
+      isl_map_reverse(isl_map_from_union_map(umap))));
   if (!iterToInstance) {
     data.error = islError(ctx);
     return nullptr;
   }
-
-  auto annotation = std::make_unique<UserAnnotation>();
-  annotation->statement = statement;
-  if (failed(buildExprs(build, iterToInstance.get(), annotation->iterators,
-                        data.error)))
-    return nullptr;
-
   Space instanceSpace(isl_pw_multi_aff_get_space(iterToInstance.get()));
-  for (auto [index, access] : llvm::enumerate(statement->accesses)) {
-    if (access.is_null()) {
-      data.error = "access " + std::to_string(index) + " of statement '" +
-                   statement->name + "' is null";
+  // With a single piece, its domain (the node's, which isl simplifies
+  // against anyway) is left out of the pullbacks: intersecting with it is
+  // slow.
+  MultiAff iterToSingle;
+  if (isl_pw_multi_aff_n_piece(iterToInstance.get()) == 1)
+    iterToSingle.reset(isl_pw_multi_aff_as_multi_aff(
+        isl_pw_multi_aff_copy(iterToInstance.get())));
+
+  // The piece of a function that holds the node's instances: the only one
+  // they meet (-1 when they meet several, or on an error: then isl gets all
+  // pieces).
+  isl_set *instances = nullptr;
+  llvm::scope_exit freeInstances([&] { isl_set_free(instances); });
+  llvm::SmallDenseMap<unsigned, int> chosenPiece;
+  auto choosePiece = [&](unsigned leader) -> int {
+    auto [it, inserted] = chosenPiece.try_emplace(leader, -1);
+    if (!inserted)
+      return it->second;
+    if (!instances)
+      instances = isl_map_range(isl_map_from_pw_multi_aff(
+          isl_pw_multi_aff_copy(iterToInstance.get())));
+    int found = -1;
+    for (auto [i, piece] : llvm::enumerate(plan.pieces[leader])) {
+      isl_set *domain = isl_set_align_params(isl_set_copy(piece.first),
+                                             isl_set_get_space(instances));
+      isl_bool disjoint = isl_set_is_disjoint(instances, domain);
+      isl_set_free(domain);
+      if (disjoint == isl_bool_true)
+        continue;
+      if (disjoint < 0 || found >= 0) {
+        found = -1;
+        break;
+      }
+      found = i;
+    }
+    return it->second = found;
+  };
+
+  for (auto [f, pa] : llvm::enumerate(plan.functions)) {
+    int piece =
+        plan.pieces[f].empty() ? -1 : choosePiece(plan.pieceLeader[f]);
+    isl_pw_aff *aligned = isl_pw_aff_align_params(
+        piece < 0 ? isl_pw_aff_copy(pa)
+                  : isl_pw_aff_from_aff(
+                        isl_aff_copy(plan.pieces[f][piece].second)),
+        isl_space_copy(instanceSpace.get()));
+    Space accessSpace(aligned ? isl_pw_aff_get_domain_space(aligned)
+                              : nullptr);
+    isl_bool matches =
+        aligned ? isl_space_tuple_is_equal(accessSpace.get(), isl_dim_set,
+                                           instanceSpace.get(), isl_dim_out)
+                : isl_bool_error;
+    if (matches != isl_bool_true) {
+      isl_pw_aff_free(aligned);
+      data.error = matches < 0 ? islError(ctx)
+                               : "access " + std::to_string(plan.accessOf[f]) +
+                                     " of statement '" + plan.statement->name +
+                                     "' is not defined on the statement's "
+                                     "domain space";
       return nullptr;
     }
-    PwMultiAff accessPma(
-        isl_pw_multi_aff_align_params(isl_pw_multi_aff_copy(access.get()),
-                                      isl_space_copy(instanceSpace.get())));
-    if (!accessPma) {
+    // The subscript as a function of the loop iterators.
+    isl_pw_aff *pulled =
+        iterToSingle
+            ? isl_pw_aff_pullback_multi_aff(
+                  aligned, isl_multi_aff_copy(iterToSingle.get()))
+            : isl_pw_aff_pullback_pw_multi_aff(
+                  aligned, isl_pw_multi_aff_copy(iterToInstance.get()));
+    AstExpr expr(isl_ast_build_expr_from_pw_aff(build, pulled));
+    if (!expr) {
       data.error = islError(ctx);
       return nullptr;
     }
-    Space accessSpace(isl_pw_multi_aff_get_space(accessPma.get()));
-    isl_bool matches = isl_space_tuple_is_equal(
-        accessSpace.get(), isl_dim_in, instanceSpace.get(), isl_dim_out);
-    if (matches < 0) {
-      data.error = islError(ctx);
-      return nullptr;
-    }
-    if (!matches) {
-      data.error = "access " + std::to_string(index) + " of statement '" +
-                   statement->name +
-                   "' is not defined on the statement's domain space";
-      return nullptr;
-    }
-    // Subscripts as functions of the loop iterators.
-    PwMultiAff iterToElement(isl_pw_multi_aff_pullback_pw_multi_aff(
-        accessPma.release(), isl_pw_multi_aff_copy(iterToInstance.get())));
-    if (!iterToElement) {
-      data.error = islError(ctx);
-      return nullptr;
-    }
-    SmallVector<AstExpr> &subscripts = annotation->subscripts.emplace_back();
-    if (failed(buildExprs(build, iterToElement.get(), subscripts, data.error)))
-      return nullptr;
+    annotation->functions.push_back(std::move(expr));
   }
   return annotation.release();
 }
@@ -289,7 +446,7 @@ isl_ast_node *annotateUserNode(isl_ast_node *node, isl_ast_build *build,
   auto &data = *static_cast<DomainCallbackData *>(user);
   if (!node)
     return nullptr;
-  UserAnnotation *annotation = annotate(build, data);
+  UserAnnotation *annotation = annotate(node, build, data);
   if (!annotation) {
     if (data.error.empty())
       data.error = "failed to annotate a statement instance";
@@ -786,7 +943,8 @@ LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
   auto *annotation = static_cast<UserAnnotation *>(isl_id_get_user(id.get()));
   if (!annotation)
     return failIsl(ctx);
-  if (!annotation->statement) {
+  const StatementPlan *plan = annotation->plan;
+  if (!plan) {
     if (!inKernel)
       return fail("barrier outside a kernel");
     gpu::BarrierOp::create(b, loc);
@@ -800,17 +958,25 @@ LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
       return failure();
     iteratorValues.push_back(*value);
   }
+  // Each function is translated where first used, which keeps the ops in the
+  // order of the accesses.
+  SmallVector<Value> functionValues(annotation->functions.size());
   SmallVector<SmallVector<Value>> subscripts;
-  for (const SmallVector<AstExpr> &access : annotation->subscripts) {
+  for (const SmallVector<unsigned> &access : plan->subscripts) {
     SmallVector<Value> &values = subscripts.emplace_back();
-    for (const AstExpr &expr : access) {
-      FailureOr<Value> value = translateIndexExpr(expr.get());
-      if (failed(value))
-        return failure();
-      values.push_back(*value);
+    for (unsigned f : access) {
+      Value &value = functionValues[f];
+      if (!value) {
+        FailureOr<Value> translated =
+            translateIndexExpr(annotation->functions[f].get());
+        if (failed(translated))
+          return failure();
+        value = *translated;
+      }
+      values.push_back(value);
     }
   }
-  StringRef name = annotation->statement->name;
+  StringRef name = plan->statement->name;
   if (failed(emit(b, loc, name, iteratorValues, subscripts)))
     return fail("statement emitter failed for '" + name + "'");
   return success();
@@ -1126,7 +1292,13 @@ mlir::stencil::poly::generateLoops(OpBuilder &b, Location loc,
   // Keeps the iterator ids (the keys of iteratorDepths) alive.
   IdList iteratorsAlive(isl_id_list_copy(iteratorList));
   build.reset(isl_ast_build_set_iterators(build.release(), iteratorList));
-  DomainCallbackData data{statements, {}};
+  DomainCallbackData data;
+  for (const StatementAccesses &statement : statements) {
+    std::unique_ptr<StatementPlan> plan = planStatement(statement, error);
+    if (!plan)
+      return failure();
+    data.plans[statement.name] = std::move(plan);
+  }
   build.reset(isl_ast_build_set_at_each_domain(build.release(),
                                                annotateUserNode, &data));
   if (!build || !iteratorsAlive) {
