@@ -234,9 +234,9 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     // Full-tile isolation doubles the code of a tile (full and partial
     // versions in one kernel); in 3D that pushes the kernels past 255
     // registers into spills (docs/gpu.md), so there it is off unless asked.
-    if (auto isolate = retile.getAs<BoolAttr>("isolate"))
+    if (auto isolate = retile.getAs<BoolAttr>("isolate")) {
       request.isolate = isolate.getValue();
-    else {
+    } else {
       IslContext ctx;
       std::string error;
       std::optional<ScopModel> model = readScop(ctx, scop, error);
