@@ -595,7 +595,7 @@ def parse_overrides(values, kind, p):
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    time_loop = [n for n, s in B.BENCHMARKS.items() if s.time_loop]
+    time_loop = B.time_loop_names()
     p = argparse.ArgumentParser(prog="bench/gpu_bench.py", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("kernels_pos", nargs="*", metavar="KERNEL",

@@ -26,11 +26,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 from stencil import gpumodel  # noqa: E402
-from stencil.benchmarks import BENCHMARKS  # noqa: E402
+from stencil.benchmarks import BENCHMARKS, PAPER_SIZES, time_loop_names  # noqa: E402
 from stencil.compiler import find_stencil_opt  # noqa: E402
 from stencil.profile import KEYS, profile_file  # noqa: E402
 
-PAPER, PAPER_STEPS = 3072, 512
+((PAPER, _), PAPER_STEPS) = PAPER_SIZES[2]
 SMALL_S1, SMALL_STEPS = 64, 8
 COUNTED = [k for k in KEYS if k not in ("kernel", "launches", "blocks", "threads_per_block")]
 
@@ -72,7 +72,7 @@ def main(argv=None):
     parser.add_argument("--dtype", default="f32")
     parser.add_argument("--chip", default="sm_90")
     args = parser.parse_args(argv)
-    names = args.names or [n for n, b in BENCHMARKS.items() if b.time_loop and b.rank == 2]
+    names = args.names or time_loop_names(rank=2)
     print(f"Model ({gpumodel.device(args.chip).name}), {PAPER}^2 x {PAPER_STEPS} steps\n")
     print("| program | dtype | variant | model GStencils/s | bound | blocks/launch | "
           "resident blocks/SM | thread instructions/update | DRAM B/update |")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from stencil.benchmarks import BENCHMARKS  # noqa: E402
+from stencil.benchmarks import BENCHMARKS, time_loop_names  # noqa: E402
 from stencil.profile import profile_file  # noqa: E402
 
 # Sizes small enough for the emulation, large enough for full tiles.
@@ -45,7 +45,7 @@ def main(argv=None):
     parser.add_argument("--dtype", default="f32,f64")
     parser.add_argument("--variants", default="untiled,none,interleaved")
     args = parser.parse_args(argv)
-    names = args.names or [n for n, b in BENCHMARKS.items() if b.time_loop]
+    names = args.names or time_loop_names()
     cols = ("gl req", "gl sectors", "gl eff", "gs req", "sh req", "replays", "DRAM B")
     print("| program | dtype | variant | " + " | ".join(cols) + " |")
     print("|---|---|---|" + "---:|" * len(cols))

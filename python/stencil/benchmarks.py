@@ -58,6 +58,12 @@ PAPER_SIZES = {
 }
 
 
+def time_loop_names(rank=None):
+    """The benchmarks with a time loop (of one rank when given), in table order."""
+    return [name for name, spec in BENCHMARKS.items()
+            if spec.time_loop and (rank is None or spec.rank == rank)]
+
+
 def _ety(dtype):
     """'f32' or 'f64' for a dtype given as a string, numpy type or dtype."""
     if isinstance(dtype, str) and dtype in DTYPES:

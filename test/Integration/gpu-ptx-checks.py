@@ -134,10 +134,11 @@ for i, ptx in enumerate(ptxs):
 # the 48 KiB budget, without spills (launch bounds); global loads only in
 # the copy-in (a few loops), the steps on shared memory. bench/gpu_resources.py
 # covers every benchmark in f32 and f64 (docs/performance.md).
-for name, shape, steps, dtype in (("jacobi2d", (3072, 3072), 512, "f32"),
-                                  ("heat3d", (384, 384, 384), 128, "f64")):
+for name, dtype in (("jacobi2d", "f32"), ("heat3d", "f64")):
+    bench = benchmarks.BENCHMARKS[name]
+    shape, steps = benchmarks.PAPER_SIZES[bench.rank]
     paper = tmp / f"{name}-paper.mlir"
-    paper.write_text(benchmarks.BENCHMARKS[name].mlir(shape, steps, dtype))
+    paper.write_text(bench.mlir(shape, steps, dtype))
     for i, ptx in enumerate(ptx_of(lower(paper, "--hex-tile", "--convert-to-gpu=format=isa"))):
         report = check_resources(ptx, f"{name}-paper-{i}")
         smem = [int(b) for b in re.findall(r"(\d+) bytes smem", report)]
