@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Runtime/EmulationRuntime.h"
 
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -395,6 +396,27 @@ std::string describe(Type type) {
   return text;
 }
 
+/// The PTX instructions one execution of `op` costs a thread, as a model
+/// for the profile's instruction counts (the model scales them by the
+/// kernel's PTX size, python/stencil/gpumodel.py): nothing for constants
+/// and terminators, the address arithmetic (a multiply-add per index) with
+/// each load and store, a short sequence for signed division and
+/// remainder, one for the rest. Region ops count their own branch; their
+/// blocks are counted where they run.
+int64_t modeledInstructions(Operation *op) {
+  if (op->hasTrait<OpTrait::ConstantLike>() || op->hasTrait<OpTrait::IsTerminator>())
+    return 0;
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    return 1 + load.getIndices().size();
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return 1 + store.getIndices().size();
+  if (isa<arith::FloorDivSIOp, arith::CeilDivSIOp, arith::DivSIOp,
+          arith::RemSIOp, arith::DivUIOp, arith::RemUIOp,
+          arith::CeilDivUIOp>(op))
+    return 4;
+  return 1;
+}
+
 /// Calls into libStencilEmulation (Stencil/Runtime/EmulationRuntime.h) from
 /// the emulated launches: every global and shared load and store of the
 /// threads, the barriers, the blocks and the launches. Each launch site gets
@@ -404,9 +426,10 @@ class Instrumentation {
 public:
   explicit Instrumentation(int64_t mode) : mode(mode) {}
 
-  /// Instruments the loads and stores of `launch` (before its threads are
-  /// put in loops). `shared` are the workgroup buffers, `sharedTypes` their
-  /// types in the kernel.
+  /// Instruments the loads and stores of `launch` and, when profiling, the
+  /// blocks of its body with their modeled instructions (before its threads
+  /// are put in loops). `shared` are the workgroup buffers, `sharedTypes`
+  /// their types in the kernel.
   void instrumentAccesses(gpu::LaunchOp launch, ArrayRef<Value> shared,
                           ArrayRef<Type> sharedTypes);
   /// Calls at the start and the end of the launch (`outer`, the outermost
@@ -486,8 +509,26 @@ void Instrumentation::instrumentAccesses(gpu::LaunchOp launch,
     if (isa<memref::LoadOp, memref::StoreOp>(op))
       accesses.push_back(op);
   });
+  // The blocks of the body and their modeled instructions, counted before
+  // the instrumentation adds ops. A loop body also pays the increment and
+  // the compare-and-branch of its iteration.
+  SmallVector<std::pair<Block *, int64_t>> blocks;
+  if (mode & STENCIL_EMU_PROFILE)
+    launch.getBody().walk([&](Block *block) {
+      int64_t weight = isa<scf::ForOp>(block->getParentOp()) ? 2 : 0;
+      for (Operation &op : *block)
+        weight += modeledInstructions(&op);
+      blocks.push_back({block, weight});
+    });
+
   gpu::KernelDim3 tids = launch.getThreadIds();
   gpu::KernelDim3 size = launch.getBlockSizeOperandValues();
+  auto linearThread = [&](OpBuilder &b, Location loc) {
+    Value thread = arith::AddIOp::create(
+        b, loc, tids.y, arith::MulIOp::create(b, loc, size.y, tids.z));
+    return arith::AddIOp::create(
+        b, loc, tids.x, arith::MulIOp::create(b, loc, size.x, thread));
+  };
   DataLayout layout = DataLayout::closest(launch);
   int64_t id = 0;
   for (Operation *op : accesses) {
@@ -528,17 +569,29 @@ void Instrumentation::instrumentAccesses(gpu::LaunchOp launch,
     Value elementBytes = arith::ConstantIndexOp::create(b, loc, bytes);
     Value address = arith::AddIOp::create(
         b, loc, base, arith::MulIOp::create(b, loc, linear, elementBytes));
-    Value thread = arith::AddIOp::create(
-        b, loc, tids.y, arith::MulIOp::create(b, loc, size.y, tids.z));
-    thread = arith::AddIOp::create(
-        b, loc, tids.x, arith::MulIOp::create(b, loc, size.x, thread));
     SmallVector<Value> args = {arith::ConstantIndexOp::create(b, loc, id++),
-                               address, thread};
+                               address, linearThread(b, loc)};
     for (unsigned d = 0; d < 4; ++d)
       args.push_back(d < indices.size()
                          ? indices[d]
                          : arith::ConstantIndexOp::create(b, loc, 0));
     call(b, loc, "stencilEmuAccess", args);
+  }
+
+  // Each block reports its instructions per thread that runs it (ids count
+  // separately from the accesses' ids).
+  int64_t blockId = 0;
+  for (auto [block, weight] : blocks) {
+    if (weight == 0)
+      continue;
+    OpBuilder b = OpBuilder::atBlockBegin(block);
+    Location loc = block->getParentOp()->getLoc();
+    table += "instructions\t" + std::to_string(weight) + "\t" +
+             describe(loc) + "\t" +
+             block->getParentOp()->getName().getStringRef().str() + "\n";
+    call(b, loc, "stencilEmuInstructions",
+         {arith::ConstantIndexOp::create(b, loc, blockId++),
+          linearThread(b, loc)});
   }
 }
 
@@ -689,7 +742,8 @@ void GpuEmulate::runOnOperation() {
     return WalkResult::skip();
   });
   bool invalid = false;
-  int64_t mode = (profile ? 1 : 0) | (raceCheck ? 2 : 0);
+  int64_t mode = (profile ? STENCIL_EMU_PROFILE : 0) |
+                 (raceCheck ? STENCIL_EMU_RACE_CHECK : 0);
   std::optional<Instrumentation> instrumentation;
   if (mode)
     instrumentation.emplace(mode);

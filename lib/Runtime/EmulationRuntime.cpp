@@ -21,6 +21,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace {
@@ -34,6 +35,11 @@ struct OpInfo {
 struct Site {
   std::string kernel, location;
   std::vector<OpInfo> ops;
+  // Modeled instructions of one execution of each instrumented block, its
+  // location and the op holding it.
+  std::vector<uint64_t> blockInstructions;
+  std::vector<std::string> blockLocations, blockOps;
+  uint64_t staticInstructions = 0;
 };
 
 std::vector<std::string> split(const std::string &text, char separator) {
@@ -58,6 +64,14 @@ Site parseSite(const char *table) {
     if (lines[i].empty())
       continue;
     std::vector<std::string> f = split(lines[i], '\t');
+    if (f[0] == "instructions" && f.size() >= 2) {
+      uint64_t weight = std::strtoull(f[1].c_str(), nullptr, 10);
+      site.blockInstructions.push_back(weight);
+      site.blockLocations.push_back(f.size() > 2 ? f[2] : "");
+      site.blockOps.push_back(f.size() > 3 ? f[3] : "");
+      site.staticInstructions += weight;
+      continue;
+    }
     OpInfo op;
     if (f.size() >= 7) {
       op.store = f[0] == "store";
@@ -82,6 +96,10 @@ struct Counters {
   uint64_t sharedLoadRequests = 0, sharedStoreRequests = 0,
            sharedBankConflicts = 0;
   uint64_t globalBytesRead = 0, globalBytesWritten = 0, barriers = 0;
+  // Modeled instructions executed, and in the kernel's code (the sum over
+  // kernels in a total).
+  uint64_t threadInstructions = 0, warpInstructions = 0,
+           staticInstructions = 0;
 
   void add(const Counters &o) {
     launches += o.launches;
@@ -100,6 +118,9 @@ struct Counters {
     globalBytesRead += o.globalBytesRead;
     globalBytesWritten += o.globalBytesWritten;
     barriers += o.barriers;
+    threadInstructions += o.threadInstructions;
+    warpInstructions += o.warpInstructions;
+    staticInstructions += o.staticInstructions;
   }
 };
 
@@ -117,15 +138,23 @@ struct State {
   std::unordered_map<const char *, Site> sites;
   // Counters per launch site, in the order of their first launch.
   std::vector<std::pair<const char *, Counters>> counters;
+  // Per launch site, per block: executions by threads and issues by warps.
+  std::unordered_map<const char *, std::vector<std::pair<uint64_t, uint64_t>>>
+      blockCounts;
   std::unordered_map<const char *, size_t> counterIndex;
 
   // The launch running now.
   const char *table = nullptr;
   Site *site = nullptr;
   Counters *current = nullptr;
+  std::vector<std::pair<uint64_t, uint64_t>> *currentBlocks = nullptr;
   int64_t mode = 0, blockDim[3] = {1, 1, 1}, blockId[3] = {0, 0, 0};
   std::vector<Access> interval;
   std::unordered_map<uint64_t, uint64_t> executions; // (thread, op) -> count
+  // (thread, block) -> executions, and the (block, warp, k) issued, in the
+  // interval.
+  std::unordered_map<uint64_t, uint64_t> blockExecutions;
+  std::unordered_set<uint64_t> issued;
   std::unordered_map<uint64_t, Shadow> shadow;
   std::unordered_map<uint64_t, bool> read, written; // distinct elements
 
@@ -275,6 +304,8 @@ void endInterval() {
   if (s.mode & STENCIL_EMU_PROFILE)
     countRequests();
   s.executions.clear();
+  s.blockExecutions.clear();
+  s.issued.clear();
   s.shadow.clear();
 }
 
@@ -291,7 +322,7 @@ std::string escaped(const std::string &text) {
 
 void appendJson(std::string &out, const std::string &kernel,
                 const Counters &c) {
-  char text[1024];
+  char text[2048];
   std::snprintf(
       text, sizeof(text),
       "\"launches\": %" PRIu64 ", \"blocks\": %" PRIu64
@@ -306,12 +337,15 @@ void appendJson(std::string &out, const std::string &kernel,
       ", \"shared_store_requests\": %" PRIu64
       ", \"shared_bank_conflicts\": %" PRIu64
       ", \"global_bytes_read\": %" PRIu64 ", \"global_bytes_written\": %" PRIu64
-      ", \"barriers\": %" PRIu64 "}",
+      ", \"barriers\": %" PRIu64 ", \"thread_instructions\": %" PRIu64
+      ", \"warp_instructions\": %" PRIu64
+      ", \"static_instructions\": %" PRIu64 "}",
       c.launches, c.blocks, c.threadsPerBlock, c.updates,
       c.globalLoadRequests, c.globalLoadSectors, c.globalLoadBytesRequested,
       c.globalStoreRequests, c.globalStoreSectors, c.globalStoreBytesRequested,
       c.sharedLoadRequests, c.sharedStoreRequests, c.sharedBankConflicts,
-      c.globalBytesRead, c.globalBytesWritten, c.barriers);
+      c.globalBytesRead, c.globalBytesWritten, c.barriers,
+      c.threadInstructions, c.warpInstructions, c.staticInstructions);
   out += "{\"kernel\": \"" + escaped(kernel) + "\", " + text;
 }
 
@@ -333,6 +367,8 @@ void stencilEmuLaunchBegin(const char *table, int64_t mode, int64_t gridX,
   s.table = table;
   s.site = &it->second;
   s.current = &s.counters[index->second].second;
+  s.currentBlocks = &s.blockCounts[table];
+  s.currentBlocks->resize(s.site->blockInstructions.size());
   s.mode = mode;
   s.blockDim[0] = blockX;
   s.blockDim[1] = blockY;
@@ -340,6 +376,7 @@ void stencilEmuLaunchBegin(const char *table, int64_t mode, int64_t gridX,
   if (mode & STENCIL_EMU_PROFILE) {
     ++s.current->launches;
     s.current->threadsPerBlock = blockX * blockY * blockZ;
+    s.current->staticInstructions = s.site->staticInstructions;
   }
   (void)gridX, (void)gridY, (void)gridZ;
 }
@@ -395,10 +432,33 @@ void stencilEmuAccess(int64_t op, int64_t address, int64_t thread, int64_t i0,
       {static_cast<uint32_t>(op), static_cast<uint64_t>(thread) / 32, k, where});
 }
 
+void stencilEmuInstructions(int64_t block, int64_t thread) {
+  State &s = state();
+  if (!(s.mode & STENCIL_EMU_PROFILE))
+    return;
+  const std::vector<uint64_t> &weights = s.site->blockInstructions;
+  uint64_t weight = weights[block];
+  Counters &c = *s.current;
+  c.threadInstructions += weight;
+  std::vector<std::pair<uint64_t, uint64_t>> &counts = *s.currentBlocks;
+  ++counts[block].first;
+  uint64_t k = s.blockExecutions[static_cast<uint64_t>(thread) * weights.size() +
+                                 static_cast<uint64_t>(block)]++;
+  // A warp issues a block's k-th execution once, whichever of its threads
+  // run it: (block, warp, k) packed into one key.
+  uint64_t key = (static_cast<uint64_t>(block) << 48) ^
+                 (static_cast<uint64_t>(thread / 32) << 32) ^ k;
+  if (s.issued.insert(key).second) {
+    c.warpInstructions += weight;
+    ++counts[block].second;
+  }
+}
+
 void stencilEmuReset(void) {
   State &s = state();
   s.counters.clear();
   s.counterIndex.clear();
+  s.blockCounts.clear();
   s.races = 0;
   s.firstRace.clear();
 }
@@ -422,6 +482,23 @@ const char *stencilEmuProfileJson(void) {
     const Site &site = s.sites[s.counters[i].first];
     out += (i ? ", \"" : "\"") + escaped(site.kernel) + "\": \"" +
            escaped(site.location) + "\"";
+  }
+  out += "}, \"blocks\": {";
+  for (size_t i = 0; i < s.counters.size(); ++i) {
+    const Site &site = s.sites[s.counters[i].first];
+    const auto &counts = s.blockCounts[s.counters[i].first];
+    out += (i ? ", \"" : "\"") + escaped(site.kernel) + "\": [";
+    for (size_t b = 0; b < site.blockInstructions.size(); ++b) {
+      std::pair<uint64_t, uint64_t> n =
+          b < counts.size() ? counts[b] : std::pair<uint64_t, uint64_t>();
+      out += std::string(b ? ", " : "") + "{\"location\": \"" +
+             escaped(site.blockLocations[b]) + "\", \"op\": \"" +
+             escaped(site.blockOps[b]) + "\", \"instructions\": " +
+             std::to_string(site.blockInstructions[b]) +
+             ", \"thread_executions\": " + std::to_string(n.first) +
+             ", \"warp_issues\": " + std::to_string(n.second) + "}";
+    }
+    out += "]";
   }
   out += "}}";
   return out.c_str();

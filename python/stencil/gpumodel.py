@@ -234,11 +234,18 @@ PROFILE_KEYS = (
     "shared_load_requests", "shared_store_requests", "shared_bank_conflicts",
     "global_bytes_read", "global_bytes_written", "barriers",
 )
+# Optional: the emulation's dynamic instruction counts (stencil.profile).
+INSTRUCTION_KEYS = ("thread_instructions", "warp_instructions", "static_instructions")
 
 
 def check_profile(profile):
-    """Raises ValueError unless ``profile`` has exactly PROFILE_KEYS."""
+    """Raises ValueError unless ``profile`` has exactly PROFILE_KEYS, and
+    INSTRUCTION_KEYS all or none."""
     keys = set(profile)
+    if keys & set(INSTRUCTION_KEYS):
+        keys -= set(INSTRUCTION_KEYS)
+        if not set(INSTRUCTION_KEYS) <= set(profile):
+            keys.add("some but not all of INSTRUCTION_KEYS")
     missing, extra = set(PROFILE_KEYS) - keys, keys - set(PROFILE_KEYS)
     if missing or extra:
         raise ValueError(f"profile of {profile.get('kernel', '?')!r}: missing keys "
@@ -430,12 +437,31 @@ def _ptx_for(kernel_name, ptx_stats):
 # --------------------------------------------------------------------------
 
 
+def model_warp_instructions(profile, stats):
+    """Modeled warp instructions issued per launch, when the profile has
+    the emulation's dynamic counts (INSTRUCTION_KEYS) and the kernel's PTX
+    is known: the warp-issued modeled instructions scaled by the kernel's
+    PTX instructions over its modeled static instructions (the op weights
+    of the emulation made to agree with the PTX size). Else None."""
+    if (stats is None or not profile.get("static_instructions")
+            or "warp_instructions" not in profile):
+        return None
+    scale = stats["instructions"] / profile["static_instructions"]
+    return profile["warp_instructions"] * scale / max(profile["launches"], 1)
+
+
 def model_instructions_per_thread(profile, stats):
-    """Modeled instructions one thread executes per launch. Straight-line
-    kernels: the static count. Kernels with loops: the static instructions
-    per global store, times the updates of one thread (an estimate)."""
+    """Modeled instructions one thread executes per launch. With the
+    emulation's dynamic counts: those, scaled to the PTX
+    (model_warp_instructions), per thread. Straight-line kernels: the
+    static count. Kernels with loops: the static instructions per global
+    store, times the updates of one thread (an estimate)."""
     if stats is None:
         return 0.0
+    if profile.get("static_instructions") and "thread_instructions" in profile:
+        scale = stats["instructions"] / profile["static_instructions"]
+        threads = profile["blocks"] * profile["threads_per_block"]
+        return profile["thread_instructions"] * scale / max(threads, 1)
     if not stats["has_loop"] or stats["global_stores"] == 0:
         return float(stats["instructions"])
     threads = profile["blocks"] * profile["threads_per_block"]
@@ -459,8 +485,10 @@ def model_kernel(profile, dev, stats=None, registers=None, shared_bytes=None,
         registers = (stats or {}).get("registers") or 0
     if shared_bytes is None:
         shared_bytes = (stats or {}).get("shared_bytes") or 0
+    warp_instructions = None
     if instructions_per_thread is None:
         instructions_per_thread = model_instructions_per_thread(profile, stats)
+        warp_instructions = model_warp_instructions(profile, stats)
 
     resident = occupancy(dev, tpb, registers, shared_bytes)
     if resident == 0:
@@ -475,7 +503,8 @@ def model_kernel(profile, dev, stats=None, registers=None, shared_bytes=None,
     shared_wavefronts = (profile["shared_load_requests"] + profile["shared_store_requests"]
                          + profile["shared_bank_conflicts"]) / launches
     warps = blocks * math.ceil(tpb / dev.warp_size)
-    warp_instructions = instructions_per_thread * warps
+    if warp_instructions is None:
+        warp_instructions = instructions_per_thread * warps
     barriers_per_block = profile["barriers"] / profile["blocks"] if profile["blocks"] else 0.0
 
     if active_sms:
@@ -508,6 +537,7 @@ def model_kernel(profile, dev, stats=None, registers=None, shared_bytes=None,
         "fill": fill,
         "waves": waves,
         "instructions_per_thread": instructions_per_thread,
+        "warp_instructions_per_launch": warp_instructions,
         "updates": updates,
         "global_load_requests": profile["global_load_requests"],
         "global_store_requests": profile["global_store_requests"],

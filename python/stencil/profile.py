@@ -16,7 +16,15 @@ emulation"):
   * the distinct global bytes each launch reads and writes (DRAM traffic
     with a perfect cache within a launch), summed over launches;
   * barriers executed (per block), launches, blocks, threads per block, and
-    updates: executed stores marked `stencil.update` (the computed points).
+    updates: executed stores marked `stencil.update` (the computed points);
+  * modeled instructions: each block of the kernel body is weighted with
+    the PTX instructions its ops cost (a multiply-add per memory index, a
+    few for a division, one for most ops, none for constants); executed per
+    thread (`thread_instructions`) and per warp (`warp_instructions`: the
+    k-th execution of a block by the threads of a warp between two
+    barriers is issued once, whichever threads take it), and the kernel's
+    static total (`static_instructions`), with which the model scales them
+    to the kernel's PTX.
 
 profile_file() returns the counters as a dict:
 
@@ -33,14 +41,12 @@ import tempfile
 import numpy as np
 
 from .compiler import MemRefArg, compile_file
+from .gpumodel import INSTRUCTION_KEYS, PROFILE_KEYS
 from .runtime import StencilLibrary, numpy_dtype
 
-# The keys of each kernel's entry (and of the total), in order.
-KEYS = ("kernel", "launches", "blocks", "threads_per_block", "updates",
-        "global_load_requests", "global_load_sectors", "global_load_bytes_requested",
-        "global_store_requests", "global_store_sectors", "global_store_bytes_requested",
-        "shared_load_requests", "shared_store_requests", "shared_bank_conflicts",
-        "global_bytes_read", "global_bytes_written", "barriers")
+# The keys of each kernel's entry (and of the total), in order: the model's
+# inputs.
+KEYS = PROFILE_KEYS + INSTRUCTION_KEYS
 
 
 def random_arguments(signature, seed=0):
@@ -121,6 +127,8 @@ def derived(entry):
         "global_bytes_read": per("global_bytes_read"),
         "global_bytes_written": per("global_bytes_written"),
         "barriers": per("barriers"),
+        "thread_instructions": per("thread_instructions"),
+        "warp_instructions": per("warp_instructions"),
     }
 
 
@@ -137,6 +145,8 @@ _ROWS = [
     ("DRAM bytes read (distinct)", "global_bytes_read", "global_bytes_read"),
     ("DRAM bytes written (distinct)", "global_bytes_written", "global_bytes_written"),
     ("barriers", "barriers", "barriers"),
+    ("modeled instructions (threads)", "thread_instructions", "thread_instructions"),
+    ("modeled instructions (warps)", "warp_instructions", "warp_instructions"),
 ]
 
 

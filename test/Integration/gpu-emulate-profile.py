@@ -5,7 +5,8 @@
 # sectors), shared memory with and without bank conflicts (stride 32 words:
 # 31 replays per request; f64: 2 banks per element), barriers, updates, and
 # a thread loop (the k-th execution of an op by the threads of a warp is
-# one request). Then the untiled jacobi2d (f32, block 32x8): 5 load requests
+# one request), and the modeled instructions (per thread, per warp under
+# divergence, static; stencil.profile). Then the untiled jacobi2d (f32, block 32x8): 5 load requests
 # and one store per 32 updates, the sectors that the addresses of the
 # arrays give, the distinct bytes of each step.
 import json
@@ -124,6 +125,22 @@ module attributes {gpu.container_module} {
     }
     return
   }
+
+  // Two warps; only thread 0 copies: the then-block is issued by one warp.
+  func.func @diverge(%a: memref<64xf32>, %b: memref<64xf32>) attributes {llvm.emit_c_interface} {
+    %c1 = arith.constant 1 : index
+    %c64 = arith.constant 64 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c64, %sy = %c1, %sz = %c1) {
+      %first = arith.cmpi ult, %tx, %c1 : index
+      scf.if %first {
+        %v = memref.load %a[%tx] : memref<64xf32>
+        memref.store %v, %b[%tx] : memref<64xf32>
+      }
+      gpu.terminator
+    }
+    return
+  }
 }
 """
 
@@ -164,6 +181,8 @@ expect(e, launches=1, blocks=2, threads_per_block=128, updates=256,
        global_store_requests=8, global_store_sectors=32, global_store_bytes_requested=1024,
        shared_load_requests=0, shared_store_requests=0, shared_bank_conflicts=0,
        global_bytes_read=1024, global_bytes_written=1024, barriers=0)
+# Instructions: muli, addi, a load and a store of one index (2 each).
+expect(e, static_instructions=6, thread_instructions=256 * 6, warp_instructions=8 * 6)
 
 e = run("strided", aligned(512, np.float32), aligned(64, np.float32))
 expect(e, updates=0, global_load_requests=2, global_load_sectors=64,
@@ -182,6 +201,16 @@ expect(e, shared_store_requests=3, shared_load_requests=2,
 
 e = run("loop", aligned(128, np.float32), aligned(32, np.float32))
 expect(e, global_load_requests=4, global_load_sectors=16, global_store_requests=1)
+# The body: scf.for (1), the store (2); 4 iterations of the loop's block:
+# increment and branch (2), muli, addi, the load (2), addf.
+expect(e, static_instructions=3 + 7, thread_instructions=32 * (3 + 4 * 7),
+       warp_instructions=3 + 4 * 7)
+
+e = run("diverge", aligned(64, np.float32), aligned(64, np.float32))
+# cmpi and scf.if by both warps, the then-block (load and store, 4) by
+# thread 0 only: issued once, by its warp.
+expect(e, static_instructions=2 + 4, thread_instructions=64 * 2 + 4,
+       warp_instructions=2 * 2 + 4)
 
 # The total sums the kernels of one call.
 result = profile.profile_library(lib, "copy", a, b)

@@ -243,7 +243,7 @@ print(f"ok command line with a module's PTX: registers {regs} matched by launch 
 from stencil.profile import profile_file
 
 counted = profile_file(str(jacobi2d))
-assert [set(k) for k in counted["kernels"]] == [set(gm.PROFILE_KEYS)], counted
+assert [set(k) for k in counted["kernels"]] == [set(gm.PROFILE_KEYS + gm.INSTRUCTION_KEYS)], counted
 profiles, _ = gm.load_profiles(json.loads(json.dumps(counted)))
 (binary, ptx), = gm.ptx_from_module(lower(jacobi2d, "--convert-to-gpu=format=isa"))
 stats = gm.ptx_kernel_stats(ptx, gm.run_ptxas(ptx, "sm_90", PTXAS))
@@ -252,6 +252,10 @@ k = real["kernels"][0]
 assert k["updates"] == 64 * 64 * 11 and k["launches"] == 11, k
 assert 16 <= k["per_update"]["dram_bytes"] <= 17, k  # f64: read + write, halo once
 assert k["registers"] == stats["jacobi2d_kernel"]["registers"]
+# Every thread runs the whole body (64 x 64 points in 32 x 8 blocks): the
+# emulation's instructions scaled to the PTX are the PTX's.
+assert abs(k["instructions_per_thread"] - stats["jacobi2d_kernel"]["instructions"]) < 1e-9, k
+assert k["warp_instructions_per_launch"] == k["instructions_per_thread"] * 4096 / 32, k
 # 4096 points per launch: the launch overhead dominates.
 assert k["model_time_per_launch_s"] < 2 * gm.LAUNCH_OVERHEAD_S, k
 print(gm.format_table(real))

@@ -17,7 +17,10 @@
  *     between two barriers is one request), the 32-byte sectors of global
  *     requests, shared-memory bank-conflict replays (32 banks of 4 bytes),
  *     the distinct global bytes each launch reads and writes, barriers,
- *     launches, blocks and updates (stores marked `stencil.update`).
+ *     launches, blocks and updates (stores marked `stencil.update`);
+ *     and modeled instructions: per thread, and per warp (the k-th
+ *     execution of a block of the kernel by the threads of a warp between
+ *     two barriers is issued once, as SIMT issue does under divergence).
  *
  * The blocks must run one after the other (the pass does so when it
  * instruments); the state is global to the process.
@@ -41,7 +44,9 @@ extern "C" {
  * string the pass writes: a first line "<kernel name>\t<location>", then a
  * line per instrumented op (its id is its line number, from 0):
  * "<load|store>\t<global|shared>\t<bytes>\t<update 0|1>\t<rank>\t<memref>\t
- * <location>". */
+ * <location>"; with the profile, then a line per block of the kernel body
+ * that reports its instructions (ids from 0 again): "instructions\t<modeled
+ * instructions of one execution>\t<location>\t<the op holding the block>". */
 void stencilEmuLaunchBegin(const char *site, int64_t mode, int64_t gridX,
                            int64_t gridY, int64_t gridZ, int64_t blockX,
                            int64_t blockY, int64_t blockZ);
@@ -53,13 +58,18 @@ void stencilEmuBarrier(void);
  * `address`, at indices i0..i3 (the first four). */
 void stencilEmuAccess(int64_t op, int64_t address, int64_t thread, int64_t i0,
                       int64_t i1, int64_t i2, int64_t i3);
+/* One execution of block `block` (an "instructions" line of the table) by
+ * the thread of linear id `thread`. */
+void stencilEmuInstructions(int64_t block, int64_t thread);
 
 /* For callers. */
 /* Forget all counters and races. */
 void stencilEmuReset(void);
 /* The counters, as JSON: {"kernels": [{"kernel": ..., ...}, ...],
- * "total": {...}, "locations": {kernel: location}}. Valid until the next
- * call. */
+ * "total": {...}, "locations": {kernel: location}, "blocks": {kernel:
+ * [{"location", "op", "instructions", "thread_executions", "warp_issues"},
+ * ...]}} ("blocks": the instructions per block of the kernel body, with the
+ * profile). Valid until the next call. */
 const char *stencilEmuProfileJson(void);
 /* Abort at the first race (default 1) or go on counting (0). */
 void stencilEmuSetRaceAbort(int abortOnRace);
