@@ -4,20 +4,15 @@
 kernels (docs/performance.md, "Kernels sized for the device"). A model,
 not a measurement.
 
-The emulation cannot count 4.8 G updates, so the counts come from runs on
-3072 x 64 points, which have the paper's grid along the hexagonal
-dimension s0 (the same blocks per phase and the same tiles) but one
-parallelogram tile along s1 instead of 48. Two runs, of 16 and 32 steps,
-give the steady state: their difference is the cost of 16 steps of whole
-time tiles, extrapolated to 512 steps from the 16-step run (the first time
-tiles, partly empty, are counted once, as in the long run). Then, for the
-hex-tiled kernels, x48 work per block (each block walks its parallelogram
-tiles along s1 in sequence: requests, bytes, barriers, updates and
-instructions grow with their number); for the untiled kernels x48 blocks
-per launch. The halo along s1 of the small run is charged 48 times, so the
-hex-tiled DRAM bytes are an upper bound. Instructions per update are the
-emulation's dynamic counts scaled to each kernel's PTX
-(gpumodel.model_warp_instructions).
+The emulation cannot count 4.8 G updates, so the counts come from four
+runs on 3072 x S1 points for N steps, with S1 in (128, 256) and N in (16,
+32): they have the paper's grid along the hexagonal dimension s0 (the same
+blocks per phase and the same tiles), and every count is extrapolated to
+S1 = 3072, N = 512 as the bilinear function a + b S1 + c N + d S1 N that
+the four runs determine: whole tiles along s1 and whole time tiles repeat,
+and the partial tiles at the borders are counted once, as in the full run.
+Instructions per update are the emulation's dynamic counts scaled to each
+kernel's PTX (gpumodel.model_warp_instructions).
 
     /usr/bin/python3 bench/gpu_model_paper.py [NAME ...] [--dtype f32] [--chip sm_90]
 """
@@ -35,34 +30,33 @@ from stencil.compiler import find_stencil_opt  # noqa: E402
 from stencil.profile import KEYS, profile_file  # noqa: E402
 
 ((PAPER, _), PAPER_STEPS) = PAPER_SIZES[2]
-SMALL_S1, SHORT, LONG = 64, 16, 32
-# Counts that grow with the work of a block (not per-kernel constants).
-COUNTED = [k for k in KEYS if k not in ("kernel", "launches", "blocks", "threads_per_block",
-                                        "static_instructions")]
+WIDTHS, STEPS = (128, 256), (16, 32)
+RUNS = [(w, n) for w in WIDTHS for n in STEPS]
+# Counts of the work (not per-kernel constants).
+COUNTED = [k for k in KEYS if k not in ("kernel", "threads_per_block", "static_instructions")]
 
 
-def extrapolated(short, long, work, blocks):
-    """The profile entry of a kernel at the paper's step count from its
-    entries of the SHORT- and LONG-step runs, with `blocks` times the
-    blocks per launch and `work` times the work per block."""
-    out = dict(short)
-    repeats = (PAPER_STEPS - SHORT) / (LONG - SHORT)
-    for key in COUNTED + ["launches", "blocks"]:
-        out[key] = short[key] + repeats * (long[key] - short[key])
+def extrapolated(entries):
+    """A kernel's profile entry at 3072 x 512 steps from its entries of the
+    RUNS, bilinear in the width and the steps."""
+    (a, b), (c, d) = (entries[0], entries[1]), (entries[2], entries[3])
+    (w0, w1), (n0, n1) = WIDTHS, STEPS
+    x, y = (PAPER - w0) / (w1 - w0), (PAPER_STEPS - n0) / (n1 - n0)
+    out = dict(a)
     for key in COUNTED:
-        out[key] *= work * blocks
-    out["blocks"] *= blocks
+        out[key] = (a[key] + x * (c[key] - a[key]) + y * (b[key] - a[key])
+                    + x * y * (d[key] - c[key] - b[key] + a[key]))
     return out
 
 
 def model(paths, hex_tile, chip, gpu_options=""):
-    short, long = (profile_file(p, hex_tile=hex_tile, gpu_options=gpu_options)["kernels"]
-                   for p in paths)
-    if [e["kernel"] for e in short] != [e["kernel"] for e in long]:
-        raise RuntimeError(f"{paths[0]} and {paths[1]} launch different kernels")
+    runs = [profile_file(p, hex_tile=hex_tile, gpu_options=gpu_options)["kernels"]
+            for p in paths]
+    if len({tuple(e["kernel"] for e in r) for r in runs}) != 1:
+        raise RuntimeError(f"the runs {', '.join(map(str, paths))} launch different kernels")
     passes = [f"--hex-tile={hex_tile}" if hex_tile else "--hex-tile"] \
         if hex_tile is not None else []
-    text = subprocess.run([find_stencil_opt(), str(paths[1]), *passes,
+    text = subprocess.run([find_stencil_opt(), str(paths[-1]), *passes,
                            f"--convert-to-gpu=format=isa chip={chip} {gpu_options}"],
                           capture_output=True, text=True, check=True).stdout
     stats, order = {}, []
@@ -70,9 +64,7 @@ def model(paths, hex_tile, chip, gpu_options=""):
         kernel_stats = gpumodel.ptx_kernel_stats(ptx, gpumodel.run_ptxas(ptx, chip))
         stats.update(kernel_stats)
         order.extend(kernel_stats.values())
-    s1 = PAPER / SMALL_S1
-    entries = [extrapolated(a, b, s1 if hex_tile is not None else 1,
-                            1 if hex_tile is not None else s1) for a, b in zip(short, long)]
+    entries = [extrapolated(kernel_runs) for kernel_runs in zip(*runs)]
     return gpumodel.model_program(entries, chip, ptx_stats=stats, steps=PAPER_STEPS,
                                   ptx_order=order)
 
@@ -104,9 +96,9 @@ def main(argv=None):
             if bench.rank != 2:
                 parser.error(f"{name} is not 2D")
             for dtype in args.dtype.split(","):
-                paths = [Path(tmp) / f"{name}-{dtype}-{steps}.mlir" for steps in (SHORT, LONG)]
-                for path, steps in zip(paths, (SHORT, LONG)):
-                    path.write_text(bench.mlir((PAPER, SMALL_S1), steps, dtype))
+                paths = [Path(tmp) / f"{name}-{dtype}-{w}-{n}.mlir" for w, n in RUNS]
+                for path, (w, n) in zip(paths, RUNS):
+                    path.write_text(bench.mlir((PAPER, w), n, dtype))
                 for variant, hex_tile in (("untiled", None), ("hex-tiled", args.hex_tile)):
                     if variant not in args.variants.split(","):
                         continue

@@ -443,6 +443,12 @@ struct KernelLaunchBounds
 };
 } // namespace
 
+void stencil::addKernelCleanupPasses(OpPassManager &pm) {
+  pm.addPass(stencil::createStencilHoistOutOfBranches());
+  pm.addPass(createCSEPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+}
+
 void stencil::buildStencilGpuPipeline(OpPassManager &pm,
                                       const GpuPipelineOptions &options) {
   pm.addPass(stencil::createStencilShapeInference());
@@ -464,6 +470,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   pm.addPass(stencil::createStencilParallelToGpu(launches));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
+  stencil::addKernelCleanupPasses(pm);
   // Constants and index computations move into the kernels instead of
   // becoming kernel arguments: ptxas then sees constant bounds and strides.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());

@@ -42,10 +42,11 @@ module attributes {gpu.container_module} {
 """
 
 # Thread t writes b[t] then reads b[t] (its own: fine) and b[t - 1] (its
-# neighbour's, written in the same interval: a race through global memory).
+# neighbour's, written in the same interval: a race through global memory),
+# and stores their sum (the pipeline removes loads whose value is unused).
 GLOBAL = """
 module attributes {gpu.container_module} {
-  func.func @shift(%b: memref<16xf64>) attributes {llvm.emit_c_interface} {
+  func.func @shift(%b: memref<16xf64>, %out: memref<16xf64>) attributes {llvm.emit_c_interface} {
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c16 = arith.constant 16 : index
@@ -59,6 +60,8 @@ module attributes {gpu.container_module} {
       } else {
         %prev = arith.subi %tx, %c1 : index
         %v = memref.load %b[%prev] : memref<16xf64>
+        %sum = arith.addf %own, %v : f64
+        memref.store %sum, %out[%tx] : memref<16xf64>
       }
       gpu.terminator
     }
@@ -111,7 +114,7 @@ assert not np.array_equal(b, want)
 # Global memory.
 lib = build(GLOBAL, "global", race_check=True)
 try:
-    lib.call("shift", np.zeros(16))
+    lib.call("shift", np.zeros(16), np.zeros(16))
     raise SystemExit("FAIL: the race through global memory was not reported")
 except RaceError as e:
     report = str(e)

@@ -41,6 +41,8 @@ def emulated_loops(path, block_sizes, openmp):
         else "--stencil-parallel-to-gpu"
     loops = opt(str(path), "--stencil-shape-inference",
                 "--convert-stencil-to-loops=parallel-all-dims=true", mapping,
+                "--canonicalize", "--cse", "--stencil-hoist-out-of-branches", "--cse",
+                "--loop-invariant-code-motion",
                 f"--stencil-gpu-emulate=parallel-blocks={str(openmp).lower()}",
                 "--canonicalize", "--cse", "--mlir-print-local-scope")
     assert "gpu." not in loops, path

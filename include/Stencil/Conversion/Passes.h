@@ -133,6 +133,11 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 /// to the LLVM dialect.
 void buildStencilGpuPipeline(OpPassManager &pm,
                              const GpuPipelineOptions &options);
+/// What both the GPU pipeline and the emulation run on the mapped kernels
+/// before outlining (emulating) them: pure ops hoisted out of the guards of
+/// the points, then CSE and loop-invariant code motion.
+void addKernelCleanupPasses(OpPassManager &pm);
+
 /// Registers `convert-to-gpu`.
 void registerStencilGpuPipeline();
 

@@ -99,4 +99,21 @@ def StencilInlining : Pass<"stencil-inlining"> {
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
 }
 
+def StencilHoistOutOfBranches : Pass<"stencil-hoist-out-of-branches"> {
+  let summary = "Speculate pure ops out of scf.if when their operands are "
+                "defined outside it";
+  let description = [{
+    The polyhedral code generator emits each point of a tile (and each
+    unrolled point of a GPU thread) under its own guard, and every guard
+    computes again what depends only on the time step or the tile: the time
+    level of each buffer, row offsets, the array to store to. This pass
+    moves every op of an `scf.if` branch that has no regions, is pure
+    (memory-effect free and speculatable: no division by a possibly zero
+    value) and whose operands are all defined outside the `scf.if` right
+    before it, inner branches first, so that `-cse` then merges the copies
+    of the branches and `-loop-invariant-code-motion` can move them out of
+    the loops. Nothing that reads or writes memory moves.
+  }];
+}
+
 #endif // STENCIL_TRANSFORMS_PASSES_TD
