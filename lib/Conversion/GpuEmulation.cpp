@@ -25,6 +25,7 @@
 #include "Stencil/Runtime/EmulationRuntime.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
@@ -400,9 +401,9 @@ std::string describe(Type type) {
 /// for the profile's instruction counts (the model scales them by the
 /// kernel's PTX size, python/stencil/gpumodel.py): nothing for constants
 /// and terminators, the address arithmetic (a multiply-add per index) with
-/// each load and store, a short sequence for signed division and
-/// remainder, one for the rest. Region ops count their own branch; their
-/// blocks are counted where they run.
+/// each load and store, a short sequence for division and remainder (one
+/// op for unsigned ones by a power of two), one for the rest. Region ops
+/// count their own branch; their blocks are counted where they run.
 int64_t modeledInstructions(Operation *op) {
   if (op->hasTrait<OpTrait::ConstantLike>() || op->hasTrait<OpTrait::IsTerminator>())
     return 0;
@@ -410,6 +411,13 @@ int64_t modeledInstructions(Operation *op) {
     return 1 + load.getIndices().size();
   if (auto store = dyn_cast<memref::StoreOp>(op))
     return 1 + store.getIndices().size();
+  // Unsigned division by a power of two is one shift or mask.
+  if (isa<arith::DivUIOp, arith::RemUIOp>(op)) {
+    APInt divisor;
+    if (matchPattern(op->getOperand(1), m_ConstantInt(&divisor)) &&
+        divisor.isPowerOf2())
+      return 1;
+  }
   if (isa<arith::FloorDivSIOp, arith::CeilDivSIOp, arith::DivSIOp,
           arith::RemSIOp, arith::DivUIOp, arith::RemUIOp,
           arith::CeilDivUIOp>(op))

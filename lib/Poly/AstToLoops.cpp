@@ -1161,19 +1161,28 @@ FailureOr<Value> AstTranslator::translateOp(isl_ast_expr *expr) {
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     return Value(b.createOrFold<arith::SubIOp>(loc, zero, *operand));
   }
-  // Exact division, and quotients whose dividend isl knows to be
-  // non-negative: truncating division gives the right result.
+  // Exact division: the signed quotient.
   case isl_ast_expr_op_div:
-  case isl_ast_expr_op_pdiv_q:
     return binary([&](Value l, Value r) -> Value {
       return b.createOrFold<arith::DivSIOp>(loc, l, r);
+    });
+  // isl knows the dividend to be non-negative (and divisors are positive
+  // constants): unsigned division, a shift or mask for powers of two where
+  // the signed forms need a sign correction (the time level t mod 2 is read
+  // by every access of a tile).
+  case isl_ast_expr_op_pdiv_q:
+    return binary([&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::DivUIOp>(loc, l, r);
+    });
+  case isl_ast_expr_op_pdiv_r:
+    return binary([&](Value l, Value r) -> Value {
+      return b.createOrFold<arith::RemUIOp>(loc, l, r);
     });
   case isl_ast_expr_op_fdiv_q:
     return binary([&](Value l, Value r) -> Value {
       return b.createOrFold<arith::FloorDivSIOp>(loc, l, r);
     });
-  // pdiv_r has a non-negative dividend; zdiv_r is only compared with zero.
-  case isl_ast_expr_op_pdiv_r:
+  // zdiv_r is only compared with zero, for which the sign matters.
   case isl_ast_expr_op_zdiv_r:
     return binary([&](Value l, Value r) -> Value {
       return b.createOrFold<arith::RemSIOp>(loc, l, r);

@@ -6,7 +6,8 @@
 #  * every kernel of the examples: no register spills, no local memory
 #    (ptxas resource report); no FMA, no flush-to-zero, no approximate
 #    division or square root (bit-exact with the CPU);
-#  * at the papers' sizes, 2D and 3D: no spills, tiles in shared memory;
+#  * at the papers' sizes, 2D and 3D: no spills, tiles in shared memory,
+#    32-bit shared addresses (64-bit with short-shared-pointers=false);
 #  * the full tiles of a hex-tiled jacobi2d with unrolled time steps: one
 #    time step is straight-line code between two barriers (no branch);
 #  * fma=true does contract.
@@ -150,12 +151,27 @@ for name, dtype in (("jacobi2d", "f32"), ("heat3d", "f64")):
             name, i, global_loads, shared_loads)
         # (The steps' unrolled loads are all ld.shared: the few ld.global are
         # the copy-in loops, one per code version of a tile.)
+        # Shared addresses are 32-bit registers (short-shared-pointers).
+        shared = [ins for ins in body if re.match(r"(ld|st)\.shared", ins)]
+        assert shared and all("[%r" in ins and "[%rd" not in ins for ins in shared), (
+            name, i, [ins for ins in shared if "[%rd" in ins][:3])
         registers = re.findall(r"Used (\d+) registers", report)[0]
         print(f"ok paper-size {name} {dtype} phase {i}: {smem[0]} bytes shared, "
               f"{registers} registers, no spills, {global_loads} global / "
               f"{shared_loads} shared loads")
 
-# 5. fma=true contracts (so the default's absence of fma is meaningful).
+# 5. short-shared-pointers=false keeps 64-bit shared addresses (so the
+# 32-bit ones above are the option's doing).
+jacobi2d = ROOT / "examples" / "jacobi2d.mlir"
+for short, register in (("true", "%r"), ("false", "%rd")):
+    body = instructions("\n".join(ptx_of(lower(
+        jacobi2d, "--hex-tile", f"--convert-to-gpu=format=isa short-shared-pointers={short}"))))
+    shared = [ins for ins in body if re.match(r"(ld|st)\.shared", ins)]
+    assert shared and all(re.search(r"\[" + register + r"\d", ins) for ins in shared), (
+        short, shared[:3])
+print("ok short-shared-pointers: 32-bit shared addresses by default, 64-bit without")
+
+# 6. fma=true contracts (so the default's absence of fma is meaningful).
 # jacobi1d_3pt computes 0.25*u[-1] + 0.5*u[0] + ...: multiply-adds.
 jacobi1d = ROOT / "examples" / "jacobi1d_3pt.mlir"
 ptx = "\n".join(ptx_of(lower(jacobi1d, "--convert-to-gpu=format=isa")))

@@ -42,8 +42,9 @@
 // LOOPS: scf.parallel (%[[S0:.*]]) =
 // LOOPS-NEXT: scf.for %[[TT:.*]] = %{{.*}} to %{{.*}} step
 // LOOPS: scf.for %[[SS:.*]] = %{{.*}} to %{{.*}} step
-// The buffer of each access follows the time step.
-// LOOPS: arith.remsi
+// The buffer of each access follows the time step (t mod 2, the dividend
+// known non-negative: unsigned).
+// LOOPS: arith.remui
 // LOOPS: arith.select %{{.*}}, %arg1, %arg0 : memref<258xf64>
 // LOOPS: memref.load
 // LOOPS: memref.store

@@ -120,6 +120,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "and index argument provably fits in 31 bits, else "
                      "64; or 32, or 64"),
       llvm::cl::init(0)};
+  Option<bool> shortSharedPointers{
+      *this, "short-shared-pointers",
+      llvm::cl::desc("32-bit shared-memory addresses in the PTX (NVPTX's "
+                     "short pointers): no 64-bit address arithmetic per "
+                     "shared access"),
+      llvm::cl::init(true)};
   Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Lower to NVVM, build the cubin and lower the host "

@@ -140,4 +140,53 @@ def StencilGpuExactMath : Pass<"stencil-gpu-exact-math", "::mlir::gpu::GPUModule
   ];
 }
 
+def StencilKernelIndexWidth : Pass<"stencil-kernel-index-width", "::mlir::ModuleOp"> {
+  let summary = "Lower the GPU kernels with 32-bit index arithmetic when "
+                "their sizes allow it";
+  let description = [{
+    Runs on a module with outlined kernels, before upstream's NVVM lowering.
+    With 32-bit indices, the device modules are lowered to the LLVM dialect
+    here, by a pipeline of their own (lower-affine, scf-to-cf,
+    expand-strided-metadata, convert-gpu-to-nvvm with 32-bit indices); the
+    kernel parameters that come from `index` (memref descriptor offsets,
+    sizes and strides, index arguments) are widened back to i64 and
+    truncated on entry, so the host, lowered with 64-bit indices, passes
+    what the kernels expect. 32 bits are chosen (`index-bitwidth=0`) when
+    every memref a kernel sees has a static layout whose largest element
+    offset is below 2^31, every grid size is below 2^31 and every index
+    argument of a launch lies in int32 by integer range analysis on the
+    host. `index-bitwidth=32` with a static size that does not fit is an
+    error at that size's location; with unknown sizes it is accepted.
+  }];
+  let dependentDialects = [
+    "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect"
+  ];
+  let options = [
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", "0",
+           "0 (automatic: 32 when the sizes provably fit, else 64), 32 or "
+           "64">
+  ];
+}
+
+def StencilKernelLaunchBounds : Pass<"stencil-kernel-launch-bounds", "::mlir::ModuleOp"> {
+  let summary = "Give each kernel the resident blocks per SM it is compiled "
+                "for (nvvm.minctasm), from the device table";
+  let description = [{
+    ptxas sizes a kernel's registers from its launch bounds. With only
+    `.maxntid` (from the known block size) it guesses an occupancy and may
+    spill to reach it; `nvvm.minctasm` (PTX `.minnctapersm`) states the
+    occupancy the kernel is meant for: two resident blocks per SM (one
+    block's barriers then overlap with the other's work), fewer when the
+    shared memory or threads of a block do not allow two or when the grid
+    has too few blocks to give every SM a second one. Kernels without a
+    known block size, with the attribute already, or for a chip outside the
+    device table (Stencil/Poly/GpuDevice.h) are left alone.
+  }];
+  let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "GPU architecture whose device table entry sizes the occupancy">
+  ];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

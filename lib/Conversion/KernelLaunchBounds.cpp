@@ -1,0 +1,84 @@
+//===- KernelLaunchBounds.cpp - the occupancy each kernel is built for ----===//
+//
+// ptxas sizes a kernel's registers from its launch bounds. With only
+// `.maxntid` (from the known block size) it guesses an occupancy and may
+// spill to reach it (e.g. 64 registers and 8 bytes spilled where 99 fit);
+// `.minnctapersm` states the occupancy the kernel is meant for, so the
+// register limit is the one that occupancy allows and no lower. The target
+// is two resident blocks per SM (one block's barriers then overlap with the
+// other's work), fewer when shared memory or threads do not allow two or
+// when the grid has too few blocks to give every SM a second one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Conversion/Passes.h"
+#include "Stencil/Poly/GpuDevice.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_STENCILKERNELLAUNCHBOUNDS
+#include "Stencil/Conversion/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+/// The resident blocks per SM a kernel is compiled for: `threads` threads
+/// and `sharedBytes` of shared memory per block, `gridBlocks` blocks (0:
+/// unknown).
+int64_t targetBlocksPerSM(const GpuDevice &device, int64_t threads,
+                          int64_t sharedBytes, int64_t gridBlocks) {
+  constexpr int64_t kWanted = 2;
+  int64_t blocks = std::min<int64_t>(
+      kWanted, residentBlocksPerSM(device, threads, 0, sharedBytes));
+  if (gridBlocks > 0)
+    blocks = std::min<int64_t>(blocks, llvm::divideCeil(gridBlocks, device.sms));
+  return std::max<int64_t>(blocks, 1);
+}
+
+/// Bytes of the static workgroup (shared) memory of `func`.
+int64_t workgroupBytes(gpu::GPUFuncOp func) {
+  int64_t bytes = 0;
+  for (BlockArgument buffer : func.getWorkgroupAttributions()) {
+    auto type = dyn_cast<MemRefType>(buffer.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    bytes += type.getNumElements() *
+             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+  }
+  return bytes;
+}
+
+struct KernelLaunchBounds final
+    : stencil::impl::StencilKernelLaunchBoundsBase<KernelLaunchBounds> {
+  using StencilKernelLaunchBoundsBase::StencilKernelLaunchBoundsBase;
+
+  void runOnOperation() override {
+    const GpuDevice *device = lookupGpuDevice(chip);
+    if (!device)
+      return; // Not in the table: ptxas chooses.
+    MLIRContext *ctx = &getContext();
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+      if (!func.isKernel() || !block || func->hasAttr("nvvm.minctasm"))
+        return;
+      int64_t threads = 1, gridBlocks = 1;
+      for (int32_t size : *block)
+        threads *= size;
+      if (std::optional<ArrayRef<int32_t>> grid = func.getKnownGridSize())
+        for (int32_t size : *grid)
+          gridBlocks *= size;
+      else
+        gridBlocks = 0;
+      int64_t blocks = targetBlocksPerSM(*device, threads,
+                                         workgroupBytes(func), gridBlocks);
+      func->setAttr("nvvm.minctasm",
+                    IntegerAttr::get(IntegerType::get(ctx, 32), blocks));
+    });
+  }
+};
+} // namespace
