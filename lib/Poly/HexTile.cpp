@@ -66,7 +66,9 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   request.hexDim = hexDim;
   request.gpuSizes = target == "gpu";
   request.isolate = isolate;
-  request.unroll = unroll;
+  // Unrolled steps are straight-line code in a GPU tile (fewer
+  // instructions per update, fewer registers); the CPU keeps its loops.
+  request.unroll = unroll.hasValue() ? unroll : target == "gpu";
   request.ignoreDependences = testIgnoreDependences;
   if (failed(hexTileScop(scop, request)))
     return failure();
@@ -74,11 +76,13 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   if (target == "auto" && height < 0 && widths.empty()) {
     Builder b(scop.getContext());
     SmallVector<NamedAttribute> carried = {
-        b.getNamedAttr("hex_dim", b.getI64IntegerAttr(hexDim)),
-        b.getNamedAttr("unroll", b.getBoolAttr(unroll))};
-    // Isolation only when asked for: otherwise the GPU chooses (ScopToGpu).
+        b.getNamedAttr("hex_dim", b.getI64IntegerAttr(hexDim))};
+    // Isolation and unrolling only when asked for: otherwise the GPU
+    // chooses (ScopToGpu).
     if (isolate.hasValue())
       carried.push_back(b.getNamedAttr("isolate", b.getBoolAttr(isolate)));
+    if (unroll.hasValue())
+      carried.push_back(b.getNamedAttr("unroll", b.getBoolAttr(unroll)));
     scop->setAttr(kRetileForGpuAttr, b.getDictionaryAttr(carried));
   }
   return success();

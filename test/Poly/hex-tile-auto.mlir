@@ -13,6 +13,15 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="hex-dim=1 isolate=false" --poly-to-gpu=chip=sm_75 > %t.auto1.mlir
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="target=gpu hex-dim=1 isolate=false" --poly-to-gpu=chip=sm_75 > %t.gpu1.mlir
 // RUN: diff %t.auto1.mlir %t.gpu1.mlir
+// The GPU tiling unrolls the time steps of a tile (the t' band) unless
+// --hex-tile says otherwise, which then carries over.
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile --poly-to-gpu=chip=sm_75 | FileCheck %s --check-prefix=UNROLL
+// UNROLL: { S0[t, s1, s2] -> [((4 + t) mod 8)] }]\22, options: \22{ unroll[0] }\22
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=unroll=false | FileCheck %s --check-prefix=UNROLL-ASKED
+// UNROLL-ASKED: hex_tile_auto = {hex_dim = 0 : i64, unroll = false}
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=unroll=false --poly-to-gpu=chip=sm_75 | FileCheck %s --check-prefix=NO-UNROLL
+// NO-UNROLL: poly.scop
+// NO-UNROLL-NOT: unroll[0]
 // For sm_90 (132 SMs) the hexagons narrow to the smallest valid w0 (1:
 // W = 10), as 66 rows cannot give 264 blocks per phase (docs/gpu.md,
 // "Kernels sized for the device").
@@ -27,7 +36,7 @@
 // NOISO-NOT: isolate
 // NOISO: gpu_threads
 // RUN: stencil-opt %stencil_src/examples/heat3d.mlir --hex-tile=isolate=true | FileCheck %s --check-prefix=ISO-ASKED
-// ISO-ASKED: hex_tile_auto = {hex_dim = 0 : i64, isolate = true, unroll = false}
+// ISO-ASKED: hex_tile_auto = {hex_dim = 0 : i64, isolate = true}
 // RUN: %python -m stencil.benchmarks gen heat3d --shape 32,32,96 --steps 8 --dtype f32 > %t.heat3d.mlir
 // RUN: stencil-opt %t.heat3d.mlir --hex-tile=isolate=true --poly-to-gpu | FileCheck %s --check-prefix=ISO
 // RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=NOISO
@@ -37,7 +46,7 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=h=2 | FileCheck %s --check-prefix=KEEP
 
 // AUTO: poly.scop
-// AUTO-SAME: hex_tile_auto = {hex_dim = 0 : i64, unroll = false}
+// AUTO-SAME: hex_tile_auto = {hex_dim = 0 : i64}
 // The GPU's 2D default sizes (h=3, widths 16,64): tiles of 8 steps, hexagon
 // tiles 40 apart, parallelograms 64 wide.
 // MAPPED-NOT: hex_tile_auto

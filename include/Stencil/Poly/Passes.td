@@ -60,7 +60,9 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
     Option<"isolate", "isolate", "bool", "true",
            "Generate full tiles separately, without boundary conditions">,
     Option<"unroll", "unroll", "bool", "false",
-           "Unroll the intra-tile time loop">,
+           "Unroll the intra-tile time loop (when not given: on for GPU "
+           "sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
+           "for the CPU)">,
     Option<"testIgnoreDependences", "test-ignore-dependences", "bool", "false",
            "For testing the verification only: tile with slopes 0, as if "
            "there were no dependences (the check must then refuse)">,
