@@ -16,7 +16,6 @@ kernel's PTX (gpumodel.model_warp_instructions).
 
     /usr/bin/python3 bench/gpu_model_paper.py [NAME ...] [--dtype f32] [--chip sm_90]
 """
-import argparse
 import subprocess
 import sys
 import tempfile
@@ -25,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 from stencil import gpumodel  # noqa: E402
-from stencil.benchmarks import BENCHMARKS, PAPER_SIZES, time_loop_names  # noqa: E402
+from stencil.benchmarks import BENCHMARKS, PAPER_SIZES, program_parser, time_loop_names  # noqa: E402
 from stencil.compiler import find_stencil_opt  # noqa: E402
 from stencil.profile import KEYS, profile_file  # noqa: E402
 
@@ -70,10 +69,7 @@ def model(paths, hex_tile, chip, gpu_options=""):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("names", nargs="*")
-    parser.add_argument("--dtype", default="f32")
+    parser = program_parser(__doc__, "f32")
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--hex-tile", default="", metavar="OPTIONS",
                         help="options of --hex-tile, e.g. 'h=3 widths=16,64' (default: none, "

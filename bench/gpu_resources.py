@@ -14,7 +14,6 @@ ptxas (CUDA toolkit) is.
 
 (--passes must lower to PTX text: --convert-to-gpu=format=isa.)
 """
-import argparse
 import re
 import shlex
 import subprocess
@@ -26,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
 from stencil import gpumodel  # noqa: E402
-from stencil.benchmarks import BENCHMARKS, PAPER_SIZES, time_loop_names  # noqa: E402
+from stencil.benchmarks import BENCHMARKS, PAPER_SIZES, program_parser, time_loop_names  # noqa: E402
 from stencil.compiler import find_stencil_opt  # noqa: E402
 
 # The papers' sizes (benchmarks.PAPER_SIZES); 1D, which they do not time,
@@ -44,10 +43,7 @@ def grid_blocks(path, passes):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("names", nargs="*")
-    parser.add_argument("--dtype", default="f32,f64")
+    parser = program_parser(__doc__)
     parser.add_argument("--chip", default="sm_90")
     parser.add_argument("--passes", default="--hex-tile --convert-to-gpu=format=isa")
     args = parser.parse_args(argv)

@@ -10,14 +10,13 @@ needed. Prints a Markdown table (docs/performance.md).
     /usr/bin/python3 bench/gpu_traffic.py [NAME ...] [--dtype f32,f64]
         [--variants untiled,none,interleaved,copy]
 """
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from stencil.benchmarks import BENCHMARKS, time_loop_names  # noqa: E402
+from stencil.benchmarks import BENCHMARKS, program_parser, time_loop_names  # noqa: E402
 from stencil.profile import profile_file  # noqa: E402
 
 # Sizes small enough for the emulation, large enough for full tiles.
@@ -39,10 +38,7 @@ def per_update(total):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("names", nargs="*")
-    parser.add_argument("--dtype", default="f32,f64")
+    parser = program_parser(__doc__)
     parser.add_argument("--variants", default="untiled,none,interleaved")
     args = parser.parse_args(argv)
     names = args.names or time_loop_names()

@@ -58,6 +58,17 @@ PAPER_SIZES = {
 }
 
 
+def program_parser(description, dtypes="f32,f64"):
+    """The command line the benchmark scripts share: benchmark names
+    (default: every time-loop one, `time_loop_names`) and `--dtype`, a
+    comma-separated list."""
+    parser = argparse.ArgumentParser(description=description,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("names", nargs="*", help="benchmarks (default: every time-loop one)")
+    parser.add_argument("--dtype", default=dtypes, help=f"element types (default {dtypes})")
+    return parser
+
+
 def time_loop_names(rank=None):
     """The benchmarks with a time loop (of one rank when given), in table order."""
     return [name for name, spec in BENCHMARKS.items()
