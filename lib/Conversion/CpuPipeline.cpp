@@ -20,6 +20,7 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
     mapping.threads.assign(options.threads.begin(), options.threads.end());
     mapping.promote = options.promote;
     mapping.sharedBudget = options.sharedBudget;
+    mapping.chip = options.chip;
     pm.addPass(poly::createPolyToGpu(mapping));
   }
   ConvertStencilToLoopsOptions loops;

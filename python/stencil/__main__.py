@@ -28,7 +28,8 @@ GPU (docs/gpu-runtime.md); every command takes:
   --gpu-options=OPTIONS
                     options of --convert-to-gpu, e.g. "chip=sm_80",
                     "format=isa", "block-sizes=64,4", "threads=32,4", "fma=1"
-                    (with --emulate-gpu: only block-sizes and threads).
+                    (with --emulate-gpu: only block-sizes, threads,
+                    promote, shared-budget and chip).
   --emulate-gpu     compile through the same GPU mapping but run the kernels
                     on the CPU (--stencil-cpu-pipeline=emulate-gpu=true); with
                     --openmp the blocks run in parallel. Its results equal the
@@ -194,8 +195,8 @@ def main(argv=None):
                              "(needs the NVIDIA driver to run)")
     common.add_argument("--gpu-options", metavar="OPTIONS", default="",
                         help="options of stencil-opt --convert-to-gpu, e.g. \"chip=sm_80 "
-                             "block-sizes=64,4\" (with --emulate-gpu: block-sizes and "
-                             "threads only)")
+                             "block-sizes=64,4\" (with --emulate-gpu: block-sizes, threads, "
+                             "promote, shared-budget and chip only)")
     common.add_argument("--emulate-gpu", action="store_true",
                         help="compile through the GPU mapping and run the kernels on the "
                              "CPU (blocks in parallel with --openmp); bit-identical to the "

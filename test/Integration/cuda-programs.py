@@ -88,7 +88,7 @@ def main(work):
             (["--gpu", "--openmp"], "--openmp is for CPU code"),
             (["--gpu", "--emulate-gpu"], "choose one"),
             (["--gpu-options=format=isa"], "--gpu-options needs --gpu or --emulate-gpu"),
-            (["--emulate-gpu", "--gpu-options=chip=sm_80"],
+            (["--emulate-gpu", "--gpu-options=format=isa"],
              "the GPU emulation takes only the options block-sizes, threads")):
         proc = stencil("run", JACOBI, *args)
         check(proc.returncode == 1 and message in proc.stderr, f"refused: {' '.join(args)}", proc)

@@ -66,6 +66,13 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("With emulate-gpu: poly-to-gpu shared memory per block "
                      "in bytes"),
       llvm::cl::init(49152)};
+  Option<std::string> chip{
+      *this, "chip",
+      llvm::cl::desc("With emulate-gpu: the GPU whose device table sizes the "
+                     "re-tiled hexagons (poly-to-gpu chip), so that the "
+                     "emulated kernels are the ones convert-to-gpu builds for "
+                     "it"),
+      llvm::cl::init("sm_90")};
 };
 
 /// Options of `convert-to-gpu`, the pipeline from a stencil program (untiled
