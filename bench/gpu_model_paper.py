@@ -32,7 +32,8 @@ from stencil.profile import KEYS, profile_file  # noqa: E402
 WIDTHS, STEPS = (128, 256), (16, 32)
 RUNS = [(w, n) for w in WIDTHS for n in STEPS]
 # Counts of the work (not per-kernel constants).
-COUNTED = [k for k in KEYS if k not in ("kernel", "threads_per_block", "static_instructions")]
+COUNTED = [k for k in KEYS if k not in ("kernel", "threads_per_block", "shared_bytes_per_block",
+                                        "static_instructions")]
 
 
 def extrapolated(entries):
@@ -49,7 +50,9 @@ def extrapolated(entries):
 
 
 def model(paths, hex_tile, chip, gpu_options=""):
-    runs = [profile_file(p, hex_tile=hex_tile, gpu_options=gpu_options)["kernels"]
+    # The emulation maps for the same chip as the PTX (its device table sizes
+    # re-tiled hexagons).
+    runs = [profile_file(p, hex_tile=hex_tile, gpu_options=f"chip={chip} {gpu_options}")["kernels"]
             for p in paths]
     if len({tuple(e["kernel"] for e in r) for r in runs}) != 1:
         raise RuntimeError(f"the runs {', '.join(map(str, paths))} launch different kernels")

@@ -510,7 +510,16 @@ void Instrumentation::instrumentAccesses(gpu::LaunchOp launch,
     std::string prefix = func ? func.getName().str() : "launch";
     kernel = prefix + "_kernel_" + std::to_string(kernelsOf[prefix]++);
   }
-  table = kernel + "\t" + describe(launch.getLoc()) + "\n";
+  // The head: kernel, location, bytes of workgroup memory per block (what
+  // the performance model sizes occupancy with; on the GPU they may be
+  // dynamic shared memory, which the PTX does not size).
+  int64_t sharedBytes = 0;
+  for (Type type : sharedTypes)
+    if (auto memref = dyn_cast<MemRefType>(type))
+      sharedBytes += memref.getNumElements() *
+                     llvm::divideCeil(memref.getElementTypeBitWidth(), 8);
+  table = kernel + "\t" + describe(launch.getLoc()) + "\t" +
+          std::to_string(sharedBytes) + "\n";
 
   SmallVector<Operation *> accesses;
   launch.getBody().walk([&](Operation *op) {

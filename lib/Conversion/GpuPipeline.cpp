@@ -123,6 +123,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(stencil::createStencilKernelLaunchBounds({options.chip}));
+  pm.addPass(stencil::createStencilKernelDynamicShared({options.chip}));
   pm.addNestedPass<gpu::GPUModuleOp>(
       stencil::createStencilGpuExactMath({options.contract}));
   // fpowi/ipowi (as Devito emits them) have no NVVM lowering: software

@@ -181,6 +181,16 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
                                "negative");
       return signalPassFailure();
     }
+    // Past the static 48 KiB, kernels use dynamic shared memory
+    // (stencil-kernel-dynamic-shared), up to the chip's opt-in maximum.
+    if (const stencil::GpuDevice *device = stencil::lookupGpuDevice(chip);
+        device && sharedBudget > device->maxSharedPerBlockOptIn) {
+      getOperation().emitError("poly-to-gpu: shared-budget ")
+          << sharedBudget.getValue() << " exceeds the "
+          << device->maxSharedPerBlockOptIn
+          << " bytes of shared memory a block of " << chip << " can have";
+      return signalPassFailure();
+    }
     SmallVector<ScopOp> scops;
     getOperation().walk([&](ScopOp scop) { scops.push_back(scop); });
     for (ScopOp scop : scops)

@@ -40,6 +40,8 @@ struct Site {
   std::vector<uint64_t> blockInstructions;
   std::vector<std::string> blockLocations, blockOps;
   uint64_t staticInstructions = 0;
+  // Bytes of workgroup memory per block.
+  uint64_t sharedBytes = 0;
 };
 
 std::vector<std::string> split(const std::string &text, char separator) {
@@ -60,6 +62,8 @@ Site parseSite(const char *table) {
   std::vector<std::string> head = split(lines[0], '\t');
   site.kernel = head[0];
   site.location = head.size() > 1 ? head[1] : "";
+  site.sharedBytes =
+      head.size() > 2 ? std::strtoull(head[2].c_str(), nullptr, 10) : 0;
   for (size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty())
       continue;
@@ -88,7 +92,8 @@ Site parseSite(const char *table) {
 }
 
 struct Counters {
-  uint64_t launches = 0, blocks = 0, threadsPerBlock = 0, updates = 0;
+  uint64_t launches = 0, blocks = 0, threadsPerBlock = 0, updates = 0,
+           sharedBytesPerBlock = 0;
   uint64_t globalLoadRequests = 0, globalLoadSectors = 0,
            globalLoadBytesRequested = 0;
   uint64_t globalStoreRequests = 0, globalStoreSectors = 0,
@@ -105,6 +110,7 @@ struct Counters {
     launches += o.launches;
     blocks += o.blocks;
     threadsPerBlock = std::max(threadsPerBlock, o.threadsPerBlock);
+    sharedBytesPerBlock = std::max(sharedBytesPerBlock, o.sharedBytesPerBlock);
     updates += o.updates;
     globalLoadRequests += o.globalLoadRequests;
     globalLoadSectors += o.globalLoadSectors;
@@ -326,7 +332,8 @@ void appendJson(std::string &out, const std::string &kernel,
   std::snprintf(
       text, sizeof(text),
       "\"launches\": %" PRIu64 ", \"blocks\": %" PRIu64
-      ", \"threads_per_block\": %" PRIu64 ", \"updates\": %" PRIu64
+      ", \"threads_per_block\": %" PRIu64
+      ", \"shared_bytes_per_block\": %" PRIu64 ", \"updates\": %" PRIu64
       ", \"global_load_requests\": %" PRIu64
       ", \"global_load_sectors\": %" PRIu64
       ", \"global_load_bytes_requested\": %" PRIu64
@@ -340,7 +347,8 @@ void appendJson(std::string &out, const std::string &kernel,
       ", \"barriers\": %" PRIu64 ", \"thread_instructions\": %" PRIu64
       ", \"warp_instructions\": %" PRIu64
       ", \"static_instructions\": %" PRIu64 "}",
-      c.launches, c.blocks, c.threadsPerBlock, c.updates,
+      c.launches, c.blocks, c.threadsPerBlock, c.sharedBytesPerBlock,
+      c.updates,
       c.globalLoadRequests, c.globalLoadSectors, c.globalLoadBytesRequested,
       c.globalStoreRequests, c.globalStoreSectors, c.globalStoreBytesRequested,
       c.sharedLoadRequests, c.sharedStoreRequests, c.sharedBankConflicts,
@@ -376,6 +384,7 @@ void stencilEmuLaunchBegin(const char *table, int64_t mode, int64_t gridX,
   if (mode & STENCIL_EMU_PROFILE) {
     ++s.current->launches;
     s.current->threadsPerBlock = blockX * blockY * blockZ;
+    s.current->sharedBytesPerBlock = s.site->sharedBytes;
     s.current->staticInstructions = s.site->staticInstructions;
   }
   (void)gridX, (void)gridY, (void)gridZ;

@@ -228,7 +228,7 @@ SECTOR_BYTES = 32
 # --------------------------------------------------------------------------
 
 PROFILE_KEYS = (
-    "kernel", "launches", "blocks", "threads_per_block", "updates",
+    "kernel", "launches", "blocks", "threads_per_block", "shared_bytes_per_block", "updates",
     "global_load_requests", "global_load_sectors", "global_load_bytes_requested",
     "global_store_requests", "global_store_sectors", "global_store_bytes_requested",
     "shared_load_requests", "shared_store_requests", "shared_bank_conflicts",
@@ -484,7 +484,10 @@ def model_kernel(profile, dev, stats=None, registers=None, shared_bytes=None,
     if registers is None:
         registers = (stats or {}).get("registers") or 0
     if shared_bytes is None:
-        shared_bytes = (stats or {}).get("shared_bytes") or 0
+        # The emulation's workgroup buffers: on the GPU they may be dynamic
+        # shared memory, which neither the PTX nor ptxas -v sizes.
+        shared_bytes = max((stats or {}).get("shared_bytes") or 0,
+                           profile["shared_bytes_per_block"])
     warp_instructions = None
     if instructions_per_thread is None:
         instructions_per_thread = model_instructions_per_thread(profile, stats)

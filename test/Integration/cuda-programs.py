@@ -7,8 +7,9 @@
 # (whose run path it carries) and the C library; `run --gpu` with the
 # toolkit's stub as the driver fails cleanly naming cuInit and
 # CUDA_ERROR_STUB_LIBRARY, without a driver says there is none, and with the
-# fake driver goes through the whole call (launches checked by the fake);
-# invalid option combinations are refused.
+# fake driver goes through the whole call (launches checked by the fake),
+# with dynamic shared memory past 48 KiB opted into; invalid option
+# combinations are refused.
 import os
 import subprocess
 import sys
@@ -82,6 +83,21 @@ def main(work):
     proc = stencil("run", JACOBI, "--gpu", env=driver_env(fake, FAKE_CUDA_FAIL="cuLaunchKernel=719"))
     check(proc.returncode == 1 and "cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED"
           in proc.stderr and "Traceback" not in proc.stderr, "a failing launch is reported", proc)
+
+    # Shared memory past 48 KiB: the launch passes the dynamic size, and the
+    # runtime opts the kernel in (cuFuncSetAttribute) before launching it.
+    wide = work / "wide.mlir"
+    wide.write_text(subprocess.run(
+        [sys.executable, "-c", "from stencil import benchmarks as b; "
+         "print(b.BENCHMARKS['jacobi2d'].mlir((64, 1024), 4, 'f32'))"],
+        capture_output=True, text=True, check=True).stdout)
+    wide_args = ["--gpu", "--hex-tile=h=3 widths=1,768", "--gpu-options=shared-budget=100000"]
+    proc = stencil("run", wide, *wide_args, env=driver_env(fake))
+    check(proc.returncode == 0, "run --gpu with 61840 bytes of shared memory per block", proc)
+    proc = stencil("run", wide, *wide_args, env=driver_env(fake, FAKE_CUDA_FAIL="cuFuncSetAttribute=1"))
+    check(proc.returncode == 1 and "cuFuncSetAttribute" in proc.stderr
+          and "61840 bytes of dynamic shared memory" in proc.stderr,
+          "the runtime opts the kernel into 61840 bytes of dynamic shared memory", proc)
 
     # Option combinations.
     for args, message in (

@@ -72,7 +72,8 @@ def jacobi_profile(updates_per_step=points, steps=STEPS, **changes):
     w = updates_per_step // 32
     p = {
         "kernel": "jacobi2d_kernel", "launches": steps, "blocks": updates_per_step // 256 * steps,
-        "threads_per_block": 256, "updates": updates_per_step * steps,
+        "threads_per_block": 256, "shared_bytes_per_block": 0,
+        "updates": updates_per_step * steps,
         "global_load_requests": 5 * w * steps, "global_load_sectors": 5 * 5 * w * steps,
         "global_load_bytes_requested": 5 * 128 * w * steps,
         "global_store_requests": w * steps, "global_store_sectors": 5 * w * steps,

@@ -114,7 +114,9 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::init("interleaved")};
   Option<int64_t> sharedBudget{
       *this, "shared-budget",
-      llvm::cl::desc("Shared memory per block for promoted arrays, in bytes"),
+      llvm::cl::desc("Shared memory per block for promoted arrays, in bytes "
+                     "(up to the chip's opt-in maximum; past 48 KiB the "
+                     "kernels use dynamic shared memory)"),
       llvm::cl::init(49152)};
   Option<bool> unroll{
       *this, "unroll",

@@ -189,4 +189,31 @@ def StencilKernelLaunchBounds : Pass<"stencil-kernel-launch-bounds", "::mlir::Mo
   ];
 }
 
+def StencilKernelDynamicShared : Pass<"stencil-kernel-dynamic-shared", "::mlir::ModuleOp"> {
+  let summary = "Put the shared memory of kernels past the static limit into "
+                "dynamic shared memory";
+  let description = [{
+    A kernel may declare at most 48 KiB of static shared memory; up to the
+    device's opt-in maximum (227 KiB on sm_90, 163 KiB on sm_80) it must use
+    dynamic shared memory, sized at the launch, and opt in at run time (the
+    project's CUDA runtime does that for launches above 48 KiB). For every
+    kernel whose workgroup attributions together exceed the chip's static
+    limit, this pass replaces them by `memref.view`s at 16-byte aligned
+    offsets into `gpu.dynamic_shared_memory` and gives every `gpu.launch_func`
+    of the kernel that many bytes as `dynamic_shared_memory_size`. Kernels
+    within the limit keep static shared memory. A kernel beyond the opt-in
+    maximum of the chip is an error at its location. Runs after outlining
+    and `stencil-kernel-launch-bounds` (which counts the attributions).
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"",
+           "GPU architecture whose device table gives the static and opt-in "
+           "limits (a chip outside the table: 48 KiB static, no check of "
+           "the opt-in maximum)">
+  ];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD

@@ -107,7 +107,9 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
            "each value also stored to global memory as it is computed)">,
     Option<"sharedBudget", "shared-budget", "int64_t", "49152",
            "Shared memory per block for promoted arrays, in bytes; arrays "
-           "that do not fit stay in global memory (a remark names them)">,
+           "that do not fit stay in global memory (a remark names them). "
+           "Up to the chip's opt-in maximum (232448 on sm_90, 166912 on "
+           "sm_80); past 48 KiB the kernels use dynamic shared memory">,
     Option<"chip", "chip", "std::string", "\"sm_90\"",
            "The GPU the kernels are for (the device table: sm_80, sm_90); "
            "scops that --hex-tile left with default sizes get hexagons "
