@@ -391,6 +391,26 @@ std::string describe(Location loc) {
   return text;
 }
 
+/// The statements whose code is directly in `block`, by the names their
+/// ops carry (NameLoc, as the polyhedral code generator sets them), in
+/// order of appearance and separated by spaces; empty when none.
+std::string statementsOf(Block &block) {
+  SmallVector<StringRef> names;
+  for (Operation &op : block)
+    op.getLoc()->walk([&](Location nested) {
+      if (auto name = dyn_cast<NameLoc>(nested)) {
+        if (!llvm::is_contained(names, name.getName().strref()))
+          names.push_back(name.getName().strref());
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+  std::string text = llvm::join(names, " ");
+  llvm::replace(text, '\t', ' ');
+  llvm::replace(text, '\n', ' ');
+  return text;
+}
+
 std::string describe(Type type) {
   std::string text;
   llvm::raw_string_ostream(text) << type;
@@ -605,7 +625,8 @@ void Instrumentation::instrumentAccesses(gpu::LaunchOp launch,
     Location loc = block->getParentOp()->getLoc();
     table += "instructions\t" + std::to_string(weight) + "\t" +
              describe(loc) + "\t" +
-             block->getParentOp()->getName().getStringRef().str() + "\n";
+             block->getParentOp()->getName().getStringRef().str() + "\t" +
+             statementsOf(*block) + "\n";
     call(b, loc, "stencilEmuInstructions",
          {arith::ConstantIndexOp::create(b, loc, blockId++),
           linearThread(b, loc)});

@@ -977,7 +977,10 @@ LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
     }
   }
   StringRef name = plan->statement->name;
-  if (failed(emit(b, loc, name, iteratorValues, subscripts)))
+  // The statement's name on its accesses and body: the profiler labels the
+  // code it counts with the statements there (copy-in, compute, ...).
+  Location statementLoc = NameLoc::get(b.getStringAttr(name), loc);
+  if (failed(emit(b, statementLoc, name, iteratorValues, subscripts)))
     return fail("statement emitter failed for '" + name + "'");
   return success();
 }

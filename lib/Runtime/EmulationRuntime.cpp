@@ -36,9 +36,9 @@ struct Site {
   std::string kernel, location;
   std::vector<OpInfo> ops;
   // Modeled instructions of one execution of each instrumented block, its
-  // location and the op holding it.
+  // location, the op holding it and the statements whose code it holds.
   std::vector<uint64_t> blockInstructions;
-  std::vector<std::string> blockLocations, blockOps;
+  std::vector<std::string> blockLocations, blockOps, blockStatements;
   uint64_t staticInstructions = 0;
   // Bytes of workgroup memory per block.
   uint64_t sharedBytes = 0;
@@ -73,6 +73,7 @@ Site parseSite(const char *table) {
       site.blockInstructions.push_back(weight);
       site.blockLocations.push_back(f.size() > 2 ? f[2] : "");
       site.blockOps.push_back(f.size() > 3 ? f[3] : "");
+      site.blockStatements.push_back(f.size() > 4 ? f[4] : "");
       site.staticInstructions += weight;
       continue;
     }
@@ -502,7 +503,8 @@ const char *stencilEmuProfileJson(void) {
           b < counts.size() ? counts[b] : std::pair<uint64_t, uint64_t>();
       out += std::string(b ? ", " : "") + "{\"location\": \"" +
              escaped(site.blockLocations[b]) + "\", \"op\": \"" +
-             escaped(site.blockOps[b]) + "\", \"instructions\": " +
+             escaped(site.blockOps[b]) + "\", \"statements\": \"" +
+             escaped(site.blockStatements[b]) + "\", \"instructions\": " +
              std::to_string(site.blockInstructions[b]) +
              ", \"thread_executions\": " + std::to_string(n.first) +
              ", \"warp_issues\": " + std::to_string(n.second) + "}";

@@ -150,11 +150,28 @@ _ROWS = [
 ]
 
 
+def issue_slots_by_statement(blocks):
+    """Where a kernel's warp-issued modeled instructions go: {statements:
+    share} over its instrumented blocks (result["blocks"][kernel]), keyed by
+    the statements whose code a block holds ("" for index arithmetic and
+    control flow alone), largest first."""
+    slots = {}
+    for block in blocks:
+        key = block.get("statements", "")
+        slots[key] = slots.get(key, 0) + block["instructions"] * block["warp_issues"]
+    total = sum(slots.values())
+    if not total:
+        return {}
+    return dict(sorted(((k, v / total) for k, v in slots.items()), key=lambda kv: -kv[1]))
+
+
 def format_table(result):
     """The counters of profile_file as text: per kernel and in total, each
-    count and its value per update (efficiencies in percent)."""
+    count and its value per update (efficiencies in percent), and per kernel
+    the share of its issue slots by statement."""
     lines = []
     locations = result.get("locations", {})
+    blocks = result.get("blocks", {})
     for entry in result["kernels"] + [result["total"]]:
         name = entry["kernel"]
         where = f" at {locations[name]}" if name in locations else ""
@@ -171,4 +188,8 @@ def format_table(result):
                 continue
             shown = "-" if value is None else f"{value:.4f}"
             lines.append(f"  {label:32}{entry[key]:>14}{shown:>14}")
+        shares = issue_slots_by_statement(blocks.get(name, []))
+        if shares:
+            lines.append("  issue slots by statement: " + ", ".join(
+                f"{k or '(index and control)'} {100 * v:.0f}%" for k, v in shares.items()))
     return "\n".join(lines) + "\n"
