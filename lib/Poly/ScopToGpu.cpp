@@ -447,7 +447,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     SmallVector<SharedBuffer> buffers;
     try {
       schedule = promoteToShared(scop, *model, schedule, blockThreads,
-                                 sharedBudget, *promotion, buffers);
+                                 sharedBudget, *promotion, unroll, buffers);
     } catch (const isl::exception &e) {
       buffers.clear();
       scop.emitRemark("no shared-memory promotion (isl failed: ")

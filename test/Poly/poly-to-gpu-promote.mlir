@@ -9,6 +9,13 @@
 // Rotating buffers of a 2D program: both time levels in one box, the
 // threads 2D over it (x on the innermost dimension).
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4 promote=copy" | FileCheck %s --check-prefix=TREE2D
+// The copy loop along the innermost dimension (on thread x) is unrolled
+// (isl's unroll loop type on the copy band's last member; a 25-wide row of
+// the box over 16 threads is 2 copies per thread); unroll=false keeps it.
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4" | FileCheck %s --check-prefix=UNROLL-COPY
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4 unroll=false" | FileCheck %s --check-prefix=LOOP-COPY
+// UNROLL-COPY: { copy_in_0_A0[p0, p1, p2, l0, l1, l2] -> [(floor((l2)/16))] }]\22, options: \22{ unroll[2] }\22
+// LOOP-COPY: { copy_in_0_A0[p0, p1, p2, l0, l1, l2] -> [(floor((l2)/16))] }]\22 }
 // What does not fit stays in global memory, with a remark; the program
 // still lowers (random programs in gpu-emulation-random.test mix promoted
 // and unpromoted arrays).

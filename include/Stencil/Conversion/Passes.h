@@ -120,7 +120,8 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::init(49152)};
   Option<bool> unroll{
       *this, "unroll",
-      llvm::cl::desc("Unroll each thread's point loops in hex-tiled kernels"),
+      llvm::cl::desc("Unroll each thread's point loops in hex-tiled kernels "
+                     "and its copy loops of shared-memory promotion"),
       llvm::cl::init(true)};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",

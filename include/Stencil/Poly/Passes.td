@@ -97,7 +97,9 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
                "y, z (default: 32 along x, 4 along y, 2 along z, capped by "
                "the tile extent)">,
     Option<"unroll", "unroll", "bool", "true",
-           "Unroll each thread's point loops within a time step">,
+           "Unroll each thread's point loops within a time step (up to 64 "
+           "points) and its copy loop of shared-memory promotion along the "
+           "innermost dimension (up to 64 copies per row)">,
     Option<"maxBlocks", "max-blocks", "int64_t", "65535",
            "Largest grid; more tiles than this are looped over by the blocks">,
     Option<"promote", "promote", "std::string", "\"interleaved\"",

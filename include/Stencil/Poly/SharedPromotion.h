@@ -54,12 +54,18 @@ std::string sharedArrayName(StringRef array);
 /// `budgetBytes` (per kernel, greedily in array order) in the mapped tree
 /// `schedule` (the result of poly-to-gpu's hybrid mapping with `threads` per
 /// block). Arrays that cannot be promoted get a remark on the scop and stay
-/// in global memory. Returns the new tree and fills `buffers`.
+/// in global memory. With `unrollCopies`, each thread's copy loop along the
+/// innermost dimension is unrolled where it makes at most
+/// kMaxUnrolledCopies copies of a row.
+/// Returns the new tree and fills `buffers`.
 isl::schedule promoteToShared(ScopOp scop, const ScopModel &model,
                               isl::schedule schedule,
                               ArrayRef<int64_t> threads, int64_t budgetBytes,
-                              PromotionMode mode,
+                              PromotionMode mode, bool unrollCopies,
                               SmallVectorImpl<SharedBuffer> &buffers);
+
+/// Copies per thread and row up to which promotion unrolls copy loops.
+constexpr int64_t kMaxUnrolledCopies = 64;
 
 /// The shared memory promotion would need per block (the largest kernel's
 /// sum of footprint boxes) for the hybrid-tiled, not yet mapped, schedule
