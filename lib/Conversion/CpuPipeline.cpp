@@ -21,6 +21,7 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
     mapping.promote = options.promote;
     mapping.sharedBudget = options.sharedBudget;
     mapping.chip = options.chip;
+    mapping.threadPoints = options.threadPoints;
     pm.addPass(poly::createPolyToGpu(mapping));
   }
   ConvertStencilToLoopsOptions loops;

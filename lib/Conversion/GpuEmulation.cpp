@@ -24,6 +24,7 @@
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Runtime/EmulationRuntime.h"
 
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -536,8 +537,8 @@ void Instrumentation::instrumentAccesses(gpu::LaunchOp launch,
   int64_t sharedBytes = 0;
   for (Type type : sharedTypes)
     if (auto memref = dyn_cast<MemRefType>(type))
-      sharedBytes += memref.getNumElements() *
-                     llvm::divideCeil(memref.getElementTypeBitWidth(), 8);
+      sharedBytes +=
+          affine::getIntOrFloatMemRefSizeInBytes(memref).value_or(0);
   table = kernel + "\t" + describe(launch.getLoc()) + "\t" +
           std::to_string(sharedBytes) + "\n";
 

@@ -94,6 +94,7 @@ void stencil::addKernelCleanupPasses(OpPassManager &pm) {
   pm.addPass(stencil::createStencilHoistOutOfBranches());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(stencil::createStencilSharedLoadReuse());
 }
 
 void stencil::buildStencilGpuPipeline(OpPassManager &pm,
@@ -104,6 +105,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   mapping.promote = options.promote;
   mapping.sharedBudget = options.sharedBudget;
   mapping.chip = options.chip;
+  mapping.threadPoints = options.threadPoints;
   mapping.unroll = options.unroll;
   pm.addPass(poly::createPolyToGpu(mapping));
   ConvertStencilToLoopsOptions loops;

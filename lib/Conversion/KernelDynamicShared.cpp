@@ -12,6 +12,7 @@
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Poly/GpuDevice.h"
 
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -40,13 +41,15 @@ std::optional<int64_t> layOut(gpu::GPUFuncOp func,
   int64_t total = 0;
   for (BlockArgument buffer : func.getWorkgroupAttributions()) {
     auto type = dyn_cast<MemRefType>(buffer.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-        !type.getElementType().isIntOrFloat())
+    std::optional<uint64_t> bytes =
+        type && type.getLayout().isIdentity()
+            ? affine::getIntOrFloatMemRefSizeInBytes(type)
+            : std::nullopt;
+    if (!bytes)
       return std::nullopt;
     total = llvm::alignTo(total, kViewAlignment);
     offsets.push_back(total);
-    total += type.getNumElements() *
-             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    total += *bytes;
   }
   return total;
 }

@@ -14,6 +14,7 @@
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Poly/GpuDevice.h"
 
+#include "mlir/Dialect/Affine/Analysis/Utils.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -43,13 +44,9 @@ int64_t targetBlocksPerSM(const GpuDevice &device, int64_t threads,
 /// Bytes of the static workgroup (shared) memory of `func`.
 int64_t workgroupBytes(gpu::GPUFuncOp func) {
   int64_t bytes = 0;
-  for (BlockArgument buffer : func.getWorkgroupAttributions()) {
-    auto type = dyn_cast<MemRefType>(buffer.getType());
-    if (!type || !type.hasStaticShape())
-      continue;
-    bytes += type.getNumElements() *
-             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
-  }
+  for (BlockArgument buffer : func.getWorkgroupAttributions())
+    if (auto type = dyn_cast<MemRefType>(buffer.getType()))
+      bytes += affine::getIntOrFloatMemRefSizeInBytes(type).value_or(0);
   return bytes;
 }
 

@@ -41,6 +41,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <limits>
 #include <isl/schedule_node.h>
 
 namespace mlir::stencil::poly {
@@ -176,6 +177,12 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
           << promote << "'";
       return signalPassFailure();
     }
+    if (threadPoints != "blocked" && threadPoints != "cyclic") {
+      getOperation().emitError("poly-to-gpu: thread-points must be blocked "
+                               "or cyclic, got '")
+          << threadPoints << "'";
+      return signalPassFailure();
+    }
     if (sharedBudget < 0) {
       getOperation().emitError("poly-to-gpu: shared-budget must not be "
                                "negative");
@@ -295,6 +302,8 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     isl::schedule schedule = model->schedule;
     // The extent of each intra-tile dimension over both phases.
     SmallVector<int64_t> extent(n, 1);
+    // The smallest intra-tile coordinate of each dimension.
+    SmallVector<int64_t> lowest(n, std::numeric_limits<int64_t>::max());
     for (int p = 0; p < 2; ++p) {
       isl::schedule_node filter = schedule.root().child(0).child(0).child(p);
       isl::schedule_node_band spBand = filter.child(0)
@@ -318,8 +327,12 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
                  << d << " is unbounded";
         extent[d] =
             std::max<int64_t>(extent[d], hi.get_num_si() - lo.get_num_si() + 1);
+        lowest[d] = std::min<int64_t>(lowest[d], lo.get_num_si());
       }
     }
+    for (int64_t &lo : lowest)
+      if (lo == std::numeric_limits<int64_t>::max())
+        lo = 0;
     int64_t total = 1, perThread = 1;
     for (unsigned d = 0; d < numThreadDims; ++d) {
       int64_t dimExtent = extent[n - 1 - d];
@@ -341,6 +354,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       unsigned d = n - 1 - a;
       return d < numThreadDims ? blockThreads[d] : 0;
     };
+    bool blockedPoints = threadPoints == "blocked";
     std::string tidParams, tidBounds, threadCond, perThreadExprs;
     for (unsigned d = 0; d < numThreadDims; ++d) {
       std::string tid = kThreadIdParams[d];
@@ -356,8 +370,21 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
         perThreadExprs += var;
         continue;
       }
-      threadCond += std::string(threadCond.empty() ? "" : " and ") + var +
-                    " mod " + std::to_string(t) + " = " + kThreadIdParams[n - 1 - a];
+      std::string tid = kThreadIdParams[n - 1 - a];
+      threadCond += std::string(threadCond.empty() ? "" : " and ");
+      // x (the innermost dimension) is always cyclic: a warp's threads on
+      // consecutive elements. Blocked points of y and z are consecutive
+      // rows of one thread, whose shared neighbours its unrolled step
+      // loads once (the hybrid paper's Fig. 2).
+      if (blockedPoints && a + 1 < n) {
+        int64_t rows = llvm::divideCeil(extent[a], t);
+        std::string local = "(" + var + " - " + std::to_string(lowest[a]) + ")";
+        threadCond += "floor(" + local + "/" + std::to_string(rows) +
+                      ") = " + tid;
+        perThreadExprs += local + " mod " + std::to_string(rows);
+        continue;
+      }
+      threadCond += var + " mod " + std::to_string(t) + " = " + tid;
       perThreadExprs += "floor(" + var + "/" + std::to_string(t) + ")";
     }
     isl::set threadSet(ctx, "[" + tidParams + "] -> { [" + vars(n) +

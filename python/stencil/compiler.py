@@ -215,7 +215,8 @@ def default_cpu():
 TARGETS = ("cpu", "cuda")
 # The options of --convert-to-gpu that the CPU emulation also takes (the
 # same mapping); the others only concern the real GPU code.
-EMULATION_OPTIONS = ("block-sizes", "threads", "promote", "shared-budget", "chip")
+EMULATION_OPTIONS = ("block-sizes", "threads", "promote", "shared-budget", "chip",
+                     "thread-points")
 
 
 def _split_options(options):

@@ -16,6 +16,12 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4 unroll=false" | FileCheck %s --check-prefix=LOOP-COPY
 // UNROLL-COPY: { copy_in_0_A0[p0, p1, p2, l0, l1, l2] -> [(floor((l2)/16))] }]\22, options: \22{ unroll[2] }\22
 // LOOP-COPY: { copy_in_0_A0[p0, p1, p2, l0, l1, l2] -> [(floor((l2)/16))] }]\22 }
+// Thread points: cyclic (the default) gives thread y every fourth row,
+// blocked four consecutive rows of the tile (local row 4 tid_y .. 4 tid_y + 3).
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4 thread-points=blocked" | FileCheck %s --check-prefix=BLOCKED
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4" | FileCheck %s --check-prefix=CYCLIC
+// BLOCKED: filter: \22[tid_x, tid_y] -> { S0[t, s1, s2] : ({{.*}}) mod 16 = 0 and 0 <= tid_x <= 15 and 9 - 4tid_y + s1 <= 24*floor((12 + s1)/24) <= 12 - 4tid_y + s1 }
+// CYCLIC: filter: \22[tid_x, tid_y] -> { S0[t, s1, s2] : (-tid_y + s1) mod 4 = 0 and ({{.*}}) mod 16 = 0 and 0 <= tid_x <= 15 and 0 <= tid_y <= 3 }
 // What does not fit stays in global memory, with a remark; the program
 // still lowers (random programs in gpu-emulation-random.test mix promoted
 // and unpromoted arrays).

@@ -73,6 +73,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
                      "emulated kernels are the ones convert-to-gpu builds for "
                      "it"),
       llvm::cl::init("sm_90")};
+  Option<std::string> threadPoints{
+      *this, "thread-points",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu thread-points (cyclic, "
+                     "blocked)"),
+      llvm::cl::init("cyclic")};
 };
 
 /// Options of `convert-to-gpu`, the pipeline from a stencil program (untiled
@@ -123,6 +128,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Unroll each thread's point loops in hex-tiled kernels "
                      "and its copy loops of shared-memory promotion"),
       llvm::cl::init(true)};
+  Option<std::string> threadPoints{
+      *this, "thread-points",
+      llvm::cl::desc("Points of a step per thread along y and z in "
+                     "hex-tiled kernels: cyclic or blocked (consecutive "
+                     "rows, shared neighbours loaded once)"),
+      llvm::cl::init("cyclic")};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("Width of the index arithmetic in the kernels: 0 "

@@ -100,6 +100,11 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
            "Unroll each thread's point loops within a time step (up to 64 "
            "points) and its copy loop of shared-memory promotion along the "
            "innermost dimension (up to 64 copies per row)">,
+    Option<"threadPoints", "thread-points", "std::string", "\"cyclic\"",
+           "Which points of a step a thread computes along y and z: cyclic "
+           "(rows threads apart) or blocked (consecutive rows, whose shared "
+           "neighbours it loads once); along x always cyclic, for "
+           "coalescing">,
     Option<"maxBlocks", "max-blocks", "int64_t", "65535",
            "Largest grid; more tiles than this are looped over by the blocks">,
     Option<"promote", "promote", "std::string", "\"interleaved\"",

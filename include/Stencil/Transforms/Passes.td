@@ -116,4 +116,26 @@ def StencilHoistOutOfBranches : Pass<"stencil-hoist-out-of-branches"> {
   }];
 }
 
+def StencilSharedLoadReuse : Pass<"stencil-shared-load-reuse"> {
+  let summary = "Load a workgroup (shared) memory element once per barrier "
+                "interval and block";
+  let description = [{
+    The unrolled points of one GPU thread in one time step read their
+    neighbours from shared memory, and neighbouring points read the same
+    elements (the hybrid tiling paper's Fig. 2: jacobi 2D needs 3 shared
+    loads and 1 store per point instead of 5 and 1 when a thread's points
+    are consecutive rows). Within each block of ops inside a `gpu.launch`,
+    in order, this pass replaces a `memref.load` from workgroup memory by
+    the value an earlier load of the same buffer and indices (the same SSA
+    values) gave, or a store there wrote. A store to the buffer forgets
+    every element it may touch: all of the buffer's, except those whose
+    indices differ from the store's by two different constants in one
+    dimension (another time level of a ping-pong buffer). A barrier, an op
+    with regions and an op with unknown or other memory effects on the
+    buffer forget everything. Values from before a barrier are never
+    reused, so in a race-free kernel no other thread can change an element
+    between the two accesses.
+  }];
+}
+
 #endif // STENCIL_TRANSFORMS_PASSES_TD
