@@ -60,11 +60,14 @@ void reuseLoads(Block &block, SmallVector<Known> known = {}) {
     return nullptr;
   };
   // A store may change every element of its buffer that is not certainly
-  // another one.
+  // another one, and anything of a buffer it may alias: distinct workgroup
+  // attributions (block arguments) are distinct memory, views may not be.
   auto forget = [&](memref::StoreOp store) {
+    Value target = store.getMemRef();
     llvm::erase_if(known, [&](const Known &k) {
-      return k.memref == store.getMemRef() &&
-             !disjoint(k.indices, store.getIndices());
+      if (k.memref == target)
+        return !disjoint(k.indices, store.getIndices());
+      return !isa<BlockArgument>(k.memref) || !isa<BlockArgument>(target);
     });
   };
   for (Operation &op : llvm::make_early_inc_range(block)) {

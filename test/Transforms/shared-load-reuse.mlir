@@ -72,3 +72,38 @@ func.func @reuse(%g : memref<64xf32>, %i : index, %j : index, %l : index, %c : i
   }
   return
 }
+
+// A store through a view of a workgroup buffer may touch any element of
+// it: the base's loads are forgotten. Distinct attributions stay apart.
+// CHECK-LABEL: func.func @views
+// CHECK: %[[X:.*]] = memref.load %[[A:.*]][%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[Y:.*]] = memref.load %[[B:.*]][%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: memref.store %[[X]], %[[B]][%c0]
+// CHECK-NEXT: %[[V:.*]] = memref.subview %[[A]]
+// CHECK-NEXT: memref.store %[[Y]], %[[V]][%c0] : memref<8xf32, strided<[1]>, #gpu.address_space<workgroup>>
+// CHECK-NEXT: %[[X2:.*]] = memref.load %[[A]][%c0]
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[X2]], %[[X]]
+// CHECK-NEXT: arith.addf %[[S]], %[[X2]]
+func.func @views(%g : memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c1, %sy = %c1, %sz = %c1)
+             workgroup(%a : memref<64xf32, #gpu.address_space<workgroup>>,
+                       %b : memref<64xf32, #gpu.address_space<workgroup>>) {
+    %x = memref.load %a[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    %y = memref.load %b[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    // Another attribution: %x stays known.
+    memref.store %x, %b[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    %v = memref.subview %a[0] [8] [1] : memref<64xf32, #gpu.address_space<workgroup>> to memref<8xf32, strided<[1]>, #gpu.address_space<workgroup>>
+    memref.store %y, %v[%c0] : memref<8xf32, strided<[1]>, #gpu.address_space<workgroup>>
+    // A view of %a was written: reload.
+    %x2 = memref.load %a[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    %x3 = memref.load %a[%c0] : memref<64xf32, #gpu.address_space<workgroup>>
+    %s = arith.addf %x2, %x : f32
+    %t = arith.addf %s, %x3 : f32
+    memref.store %t, %g[%c0] : memref<64xf32>
+    gpu.terminator
+  }
+  return
+}

@@ -130,7 +130,9 @@ def StencilSharedLoadReuse : Pass<"stencil-shared-load-reuse"> {
     values) gave, or a store there wrote. A store to the buffer forgets
     every element it may touch: all of the buffer's, except those whose
     indices differ from the store's by two different constants in one
-    dimension (another time level of a ping-pong buffer). A barrier, an op
+    dimension (another time level of a ping-pong buffer), and what is known
+    of other buffers unless both are workgroup attributions (a view may
+    alias its source). A barrier, an op
     with regions and an op with unknown or other memory effects on the
     buffer forget everything. Values from before a barrier are never
     reused, so in a race-free kernel no other thread can change an element
