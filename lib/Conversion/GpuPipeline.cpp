@@ -106,6 +106,8 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   mapping.sharedBudget = options.sharedBudget;
   mapping.chip = options.chip;
   mapping.threadPoints = options.threadPoints;
+  mapping.interTileReuse = options.interTileReuse;
+  mapping.alignLoads = options.alignLoads;
   mapping.unroll = options.unroll;
   pm.addPass(poly::createPolyToGpu(mapping));
   ConvertStencilToLoopsOptions loops;

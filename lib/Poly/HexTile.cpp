@@ -70,6 +70,7 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   // instructions per update, fewer registers); the CPU keeps its loops.
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";
   request.ignoreDependences = testIgnoreDependences;
+  request.offset = offset;
   if (failed(hexTileScop(scop, request)))
     return failure();
   // Default sizes for a target not yet known: poly-to-gpu tiles again.
@@ -83,6 +84,8 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
       carried.push_back(b.getNamedAttr("isolate", b.getBoolAttr(isolate)));
     if (unroll.hasValue())
       carried.push_back(b.getNamedAttr("unroll", b.getBoolAttr(unroll)));
+    if (offset.hasValue())
+      carried.push_back(b.getNamedAttr("offset", b.getI64IntegerAttr(offset)));
     scop->setAttr(kRetileForGpuAttr, b.getDictionaryAttr(carried));
   }
   return success();
@@ -159,10 +162,15 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
     options.statementsPerStep = model->statementsPerStep;
     options.isolateFullTiles = request.isolate;
     options.unrollTime = request.unroll;
+    options.offset = request.offset;
     if (request.hexDim >= n)
       return mlir::emitError(scop.getLoc(), "hex-dim ")
              << request.hexDim << " is not a space dimension of this " << n
              << "-dimensional region";
+    if (request.offset != 0 && innermostClassical(n, request.hexDim) >= n)
+      return mlir::emitError(scop.getLoc(), "offset translates parallelogram "
+                                            "tiles, which a ")
+             << n << "-dimensional region does not have";
     if (request.height < -1)
       return mlir::emitError(scop.getLoc(), "h must be at least 0 (or -1 for "
                                             "the default), got ")

@@ -426,6 +426,12 @@ HybridTileSizes mlir::stencil::poly::defaultTileSizes(
 // The hybrid tiling in P (sec. 3.3.3 - 3.5)
 //===----------------------------------------------------------------------===//
 
+unsigned mlir::stencil::poly::innermostClassical(unsigned n, unsigned hexDim) {
+  if (n < 2)
+    return n; // none
+  return hexDim == n - 1 ? n - 2 : n - 1;
+}
+
 namespace {
 /// The hexagonal tiling of (t, s_hexDim) and the parallelogram tiling of the
 /// other space dimensions for fixed sizes, as isl objects on P. Phase 0 are
@@ -440,7 +446,8 @@ public:
         delta0(cone.upper[hexDim]), delta1(cone.lower[hexDim]),
         fl0(delta0.floorTimes(h)), fl1(delta1.floorTimes(h)),
         W(2 * w0 + 2 + fl0 + fl1), lower(cone.lower),
-        widths(options.sizes.widths) {}
+        widths(options.sizes.widths), offset(options.offset),
+        translated(innermostClassical(n, hexDim)) {}
 
   /// The points of P executed in phase `p`: those whose local coordinates
   /// lie in the hexagon (sec. 3.6).
@@ -536,6 +543,8 @@ private:
     const Rational &d = lower[i];
     Expr e;
     e.add(1, space(i));
+    if (i == translated)
+      e.add(offset); // sec. 4.2.3: the translation offset
     if (d.num != 0)
       e.add(1, floorOf(Expr().add(d.num, localTime(p)).str(), d.den));
     return e.str();
@@ -588,6 +597,9 @@ private:
   int64_t fl0, fl1, W;
   llvm::SmallVector<Rational> lower;
   llvm::SmallVector<int64_t> widths;
+  /// The translation of the tiles of space dimension `translated`.
+  int64_t offset;
+  unsigned translated;
 };
 } // namespace
 

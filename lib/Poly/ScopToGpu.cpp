@@ -152,7 +152,8 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
   std::optional<PromotionMode> promotion;
 
   LogicalResult map(ScopOp scop);
-  void fitTilesToBudget(ScopOp scop, HexTileRequest sizes);
+  void fitTilesToBudget(ScopOp scop, HexTileRequest &sizes);
+  void alignTiles(ScopOp scop, HexTileRequest &sizes);
   LogicalResult mapCanonical(ScopOp scop, const ScopModel &model);
 
   void runOnOperation() override {
@@ -210,7 +211,7 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
 /// not fit in the shared-memory budget are shrunk until it does, halving
 /// the widest outer width first (the innermost one keeps the warps'
 /// accesses contiguous), as long as the sizes stay valid.
-void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest sizes) {
+void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest &sizes) {
   for (int attempt = 0; attempt < 8; ++attempt) {
     IslContext ctx;
     std::string error;
@@ -220,7 +221,8 @@ void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest sizes) {
     int64_t bytes = hybridTileFootprintBytes(scop, *model);
     if (bytes >= 0 && bytes <= sharedBudget)
       return;
-    SmallVector<int64_t> &w = sizes.widths;
+    HexTileRequest narrower = sizes;
+    SmallVector<int64_t> &w = narrower.widths;
     unsigned widest = w.size() - 1;
     for (unsigned d = 0; d + 1 < w.size(); ++d)
       if (w[d] > 1 && (widest == w.size() - 1 || w[d] > w[widest]))
@@ -231,9 +233,37 @@ void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest sizes) {
     // Invalid sizes end the search with the last valid tiling in place.
     ScopedDiagnosticHandler quiet(scop.getContext(),
                                   [](Diagnostic &) { return success(); });
-    if (failed(hexTileScop(scop, sizes, &sizes)))
+    if (failed(hexTileScop(scop, narrower, &narrower)))
       return;
+    sizes = narrower;
   }
+}
+
+/// Step (d) of the hybrid paper's Table 4 (sec. 4.2.3): translates the
+/// innermost parallelogram tiles so that the loads of the first array start
+/// on 128-byte boundaries (of its rows; the rows themselves are aligned
+/// when the row length is a multiple of 128 bytes).
+void PolyToGpuPass::alignTiles(ScopOp scop, HexTileRequest &sizes) {
+  IslContext ctx;
+  std::string error;
+  std::optional<ScopModel> model = readScop(ctx, scop, error);
+  if (!model)
+    return;
+  constexpr int64_t kCacheLineBytes = 128;
+  int64_t offset;
+  try {
+    offset = alignedTileOffset(scop, *model, kCacheLineBytes, interTileReuse);
+  } catch (const isl::exception &) {
+    return;
+  }
+  if (offset == 0)
+    return;
+  HexTileRequest translated = sizes;
+  translated.offset = offset;
+  ScopedDiagnosticHandler quiet(scop.getContext(),
+                                [](Diagnostic &) { return success(); });
+  if (succeeded(hexTileScop(scop, translated, &translated)))
+    sizes = translated;
 }
 
 LogicalResult PolyToGpuPass::map(ScopOp scop) {
@@ -266,12 +296,18 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     // 3072^2: 62 -> 25 modeled instructions per update; docs/performance.md).
     auto unroll = retile.getAs<BoolAttr>("unroll");
     request.unroll = unroll ? unroll.getValue() : true;
+    auto offset = retile.getAs<IntegerAttr>("offset");
+    if (offset)
+      request.offset = offset.getInt();
     HexTileRequest chosen;
     if (failed(hexTileScop(scop, request, &chosen)))
       return failure();
     scop->removeAttr(kRetileForGpuAttr);
-    if (*promotion != PromotionMode::None && !chosen.widths.empty())
+    if (*promotion != PromotionMode::None && !chosen.widths.empty()) {
       fitTilesToBudget(scop, chosen);
+      if (alignLoads && !offset)
+        alignTiles(scop, chosen);
+    }
   }
   IslContext ctx;
   std::string error;
@@ -473,8 +509,13 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     // Promotion never makes a program fail: without it, global memory.
     SmallVector<SharedBuffer> buffers;
     try {
-      schedule = promoteToShared(scop, *model, schedule, blockThreads,
-                                 sharedBudget, *promotion, unroll, buffers);
+      PromotionOptions promoting;
+      promoting.mode = *promotion;
+      promoting.threads.assign(blockThreads.begin(), blockThreads.end());
+      promoting.budgetBytes = sharedBudget;
+      promoting.unrollCopies = unroll;
+      promoting.interTileReuse = interTileReuse;
+      schedule = promoteToShared(scop, *model, schedule, promoting, buffers);
     } catch (const isl::exception &e) {
       buffers.clear();
       scop.emitRemark("no shared-memory promotion (isl failed: ")

@@ -107,7 +107,9 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
              << buffer.kernel << " but the schedule has "
              << sharedAccesses->numKernels() << " '" << kSharedMark
              << "' mark(s)";
-  llvm::StringMap<std::pair<unsigned, bool>> copies; // buffer, is copy-in
+  // The copy statements of promotion, by name: their buffer and direction.
+  enum class CopyKind { In, Out, Move };
+  llvm::StringMap<std::pair<unsigned, CopyKind>> copies;
   for (auto [i, buffer] : llvm::enumerate(sharedBuffers)) {
     ArrayStorage &s = arrays[sharedArrayName(buffer.array)];
     s.shared = true;
@@ -116,8 +118,13 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
       if (array.getSymName() == buffer.array)
         s.elementType = array.getElementType();
     s.shapes[buffer.kernel] = buffer.shape;
-    copies[copyInName(buffer.kernel, buffer.array)] = {unsigned(i), true};
-    copies[copyOutName(buffer.kernel, buffer.array)] = {unsigned(i), false};
+    copies[copyInName(buffer.kernel, buffer.array)] = {unsigned(i),
+                                                       CopyKind::In};
+    copies[copyOutName(buffer.kernel, buffer.array)] = {unsigned(i),
+                                                        CopyKind::Out};
+    if (!buffer.reuseShift.empty())
+      copies[moveName(buffer.kernel, buffer.array)] = {unsigned(i),
+                                                       CopyKind::Move};
   }
 
   // Accesses: the write first, then the reads in block-argument order. isl
@@ -173,10 +180,17 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
           AccessRef candidate{b, {}};
           unsigned dims = outputDims(diff);
           for (unsigned d = 0; d < dims; ++d) {
+            // One constant on the whole domain: isl_pw_aff_is_cst only says
+            // that each piece is constant, and the pieces of a promoted
+            // access (one per kernel) may differ (the time level of a
+            // rotating buffer: +1 in one kernel, -1 in the other).
             isl::pw_aff delta = diff.at(d);
             if (isl_pw_aff_is_cst(delta.get()) != isl_bool_true)
               break;
-            candidate.offset.push_back(delta.max_val().get_num_si());
+            isl::val lo = delta.min_val(), hi = delta.max_val();
+            if (!lo.is_int() || !lo.eq(hi))
+              break;
+            candidate.offset.push_back(lo.get_num_si());
           }
           if (candidate.offset.size() == dims)
             ref = candidate;
@@ -194,12 +208,17 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
       const SharedBuffer &buffer = sharedBuffers[copy.second.first];
       StatementAccesses &a = accesses.emplace_back();
       a.name = copy.first().str();
-      a.accesses = {copyGlobalAccess(buffer, a.name),
+      // Access 0 is the source of a move, else the array; 1 the buffer.
+      bool move = copy.second.second == CopyKind::Move;
+      a.accesses = {move ? moveSourceAccess(buffer, a.name)
+                         : copyGlobalAccess(buffer, a.name),
                     copySharedAccess(buffer, a.name)};
-      arrayOf[a.name] = {buffer.array, sharedArrayName(buffer.array)};
+      arrayOf[a.name] = {move ? sharedArrayName(buffer.array) : buffer.array,
+                         sharedArrayName(buffer.array)};
       for (unsigned i = 0; i < 2; ++i)
         refsOf[a.name].push_back(
-            {i, SmallVector<int64_t>(buffer.shape.size() + (i ? 1 : 0), 0)});
+            {i, SmallVector<int64_t>(buffer.shape.size() + (i || move ? 1 : 0),
+                                     0)});
     }
   } catch (const isl::exception &e) {
     return scop.emitOpError("invalid access: ") << e.what();
@@ -264,8 +283,9 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
     SmallVector<Value> idx;
     auto copy = copies.find(name);
     if (copy != copies.end()) {
-      // From the array into the shared buffer or back.
-      unsigned from = copy->second.second ? 0 : 1;
+      // From the array (or, for a move, the buffer) into the buffer, or
+      // back to the array.
+      unsigned from = copy->second.second == CopyKind::Out ? 1 : 0;
       if (failed(locate(from, memref, idx)))
         return failure();
       Value value = memref::LoadOp::create(eb, l, memref, idx);

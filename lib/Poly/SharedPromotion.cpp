@@ -46,6 +46,9 @@ std::string mlir::stencil::poly::copyOutName(unsigned kernel,
                                              StringRef array) {
   return "copy_out_" + std::to_string(kernel) + "_" + array.str();
 }
+std::string mlir::stencil::poly::moveName(unsigned kernel, StringRef array) {
+  return "move_" + std::to_string(kernel) + "_" + array.str();
+}
 std::string mlir::stencil::poly::sharedArrayName(StringRef array) {
   return array.str() + "_shared";
 }
@@ -195,12 +198,55 @@ llvm::StringMap<Footprint> footprintsAt(isl::schedule_node band,
   return footprints;
 }
 
+/// The shift of inter-tile reuse for `buffer`: offset(P) - offset(P -
+/// e_last), when it is constant, lexicographically positive (each thread
+/// moves in increasing order) and a multiple of the threads along every
+/// dimension the threads copy cyclically (a thread moves only elements it
+/// copies); else nothing.
+SmallVector<int64_t> reuseShiftOf(const SharedBuffer &buffer,
+                                  const ArrayInfo &array,
+                                  ArrayRef<int64_t> threads) {
+  isl::ctx ctx = buffer.offset.ctx();
+  unsigned numTileDims =
+      unsigned(isl_multi_aff_dim(buffer.offset.get(), isl_dim_in));
+  if (numTileDims == 0)
+    return {};
+  std::string p = names("p", numTileDims);
+  std::string prev = names("p", numTileDims - 1);
+  std::string last = "p" + std::to_string(numTileDims - 1);
+  isl::multi_aff back(ctx, "{ [" + p + "] -> [" + prev + ", " + last +
+                               " - 1] }");
+  isl::multi_aff offset = anonymousRange(buffer.offset);
+  isl::multi_aff shift = offset.sub(offset.pullback(back));
+  SmallVector<int64_t> result;
+  unsigned dims = buffer.shape.size(), lead = dims - array.rank;
+  bool positive = false;
+  for (unsigned i = 0; i < dims; ++i) {
+    isl::aff component = shift.at(i);
+    if (!component.is_cst())
+      return {};
+    int64_t value = component.constant_val().get_num_si();
+    if (!positive && value < 0)
+      return {};
+    positive |= value > 0;
+    unsigned d = dims - 1 - i; // thread dimension of grid dim i
+    if (i >= lead && d < threads.size() && value % threads[d] != 0)
+      return {};
+    result.push_back(value);
+  }
+  if (!positive)
+    return {};
+  return result;
+}
+
 } // namespace
 
 isl::schedule mlir::stencil::poly::promoteToShared(
     ScopOp scop, const ScopModel &model, isl::schedule schedule,
-    ArrayRef<int64_t> threads, int64_t budgetBytes, PromotionMode mode,
-    bool unrollCopies, SmallVectorImpl<SharedBuffer> &buffers) {
+    const PromotionOptions &options, SmallVectorImpl<SharedBuffer> &buffers) {
+  PromotionMode mode = options.mode;
+  ArrayRef<int64_t> threads = options.threads;
+  int64_t budgetBytes = options.budgetBytes;
   if (mode == PromotionMode::None)
     return schedule;
   isl::ctx ctx = schedule.ctx();
@@ -249,8 +295,13 @@ isl::schedule mlir::stencil::poly::promoteToShared(
       if (it == footprints[k].end())
         continue;
       used[k] += it->second.bytes;
-      buffers.push_back(
-          {array.name, unsigned(k), it->second.shape, it->second.offset});
+      SharedBuffer &buffer = buffers.emplace_back();
+      buffer.array = array.name;
+      buffer.kernel = k;
+      buffer.shape = it->second.shape;
+      buffer.offset = it->second.offset;
+      if (options.interTileReuse && n > 1)
+        buffer.reuseShift = reuseShiftOf(buffer, array, threads);
     }
     promoted.push_back(&array);
   }
@@ -275,6 +326,18 @@ isl::schedule mlir::stencil::poly::promoteToShared(
         isl::manage(isl_set_from_union_set(tileMaps[k].range().release()));
     unsigned numTileDims = unsigned(tiles.tuple_dim());
     std::string p = names("p", numTileDims);
+    // The tiles whose predecessor along the last tile dimension (the
+    // innermost parallelogram tiles, sec. 4.2.2) is a tile of the kernel:
+    // the block ran it just before (its tiles along S_other run in
+    // lexicographic order, with nothing in between).
+    isl::set following = isl::set::empty(tiles.space());
+    if (n > 1) {
+      std::string prev = names("p", numTileDims - 1);
+      std::string last = "p" + std::to_string(numTileDims - 1);
+      isl::map next(ctx, "{ [" + p + "] -> [" + prev + ", " + last +
+                             " + 1] }");
+      following = tiles.intersect(tiles.apply(next));
+    }
     isl::union_set reaching =
         isl::manage(isl_schedule_node_get_domain(band.get()))
             .intersect(model.domain);
@@ -282,6 +345,13 @@ isl::schedule mlir::stencil::poly::promoteToShared(
         byRangeName(tileMaps[k].reverse().apply_range(
             model.writes.intersect_domain(reaching)));
 
+    auto bufferOf = [&](unsigned kernel,
+                        StringRef array) -> const SharedBuffer * {
+      for (const SharedBuffer &buffer : buffers)
+        if (buffer.kernel == kernel && buffer.array == array)
+          return &buffer;
+      return nullptr;
+    };
     auto box = [&](const ArrayInfo &array) -> const Footprint & {
       return footprints[k].find(array.name)->second;
     };
@@ -321,7 +391,7 @@ isl::schedule mlir::stencil::poly::promoteToShared(
       // (jacobi2d 3072^2: 117 and 127 -> 180 and 154 registers); the
       // innermost one alone takes 128 and 150 and models 4.6% faster than
       // no unrolling (heat2d 20%; docs/performance.md).
-      if (unrollCopies && dims > 0) {
+      if (options.unrollCopies && dims > 0) {
         unsigned x = dims - 1;
         int64_t perThread =
             x < lead || threads.empty()
@@ -387,6 +457,33 @@ isl::schedule mlir::stencil::poly::promoteToShared(
                                     "] }");
       local = local.lower_bound(isl::multi_pw_aff(lower.sub(offset)))
                   .upper_bound(isl::multi_pw_aff(upper.sub(offset)));
+      // Inter-tile reuse: a tile that follows its predecessor along the
+      // stream moves what both boxes hold (the same elements, clipped
+      // alike) and loads only the rest. Each thread moves within the
+      // elements it copies (the shift is a multiple of the threads along
+      // every thread dimension), in increasing order, reading l + shift
+      // before it is overwritten; its loads come after its moves.
+      const SharedBuffer *buffer = bufferOf(k, array->name);
+      if (buffer && !buffer->reuseShift.empty() && !following.is_empty()) {
+        SmallVector<std::string> within;
+        for (unsigned d = 0; d < dims; ++d)
+          within.push_back(
+              "0 <= l" + std::to_string(d) + " + " +
+              std::to_string(buffer->reuseShift[d]) + " < " +
+              std::to_string(fp->second.shape[d]));
+        isl::map moved =
+            local
+                .intersect(isl::map(ctx, "{ [" + p + "] -> [" + l + "] : " +
+                                             llvm::join(within, " and ") +
+                                             " }"))
+                .intersect_domain(following);
+        if (!moved.is_empty()) {
+          local = local.subtract(moved).coalesce();
+          band = band.graft_before(
+              copyGraft(extensionOf(moved, moveName(k, array->name)),
+                        moveName(k, array->name), *array));
+        }
+      }
       band = band.graft_before(copyGraft(
           extensionOf(local, copyInName(k, array->name)),
           copyInName(k, array->name), *array));
@@ -418,6 +515,59 @@ int64_t mlir::stencil::poly::hybridTileFootprintBytes(ScopOp scop,
   return most;
 }
 
+int64_t mlir::stencil::poly::alignedTileOffset(ScopOp scop,
+                                               const ScopModel &model,
+                                               int64_t alignBytes,
+                                               bool interTileReuse) {
+  unsigned n = model.numSpaceDims;
+  if (n < 2)
+    return 0;
+  SmallVector<ArrayInfo> arrays = arraysOf(scop);
+  isl::schedule_node steps =
+      model.schedule.root().child(0).child(0).child(0).child(0).child(0).child(
+          0);
+  isl::union_map tileOf;
+  llvm::StringMap<Footprint> footprints =
+      footprintsAt(steps, model, arrays, tileOf);
+  for (const ArrayInfo &array : arrays) {
+    auto it = footprints.find(array.name);
+    if (array.rank != n || it == footprints.end() || !it->second.valid)
+      continue;
+    const Footprint &fp = it->second;
+    unsigned x = fp.shape.size() - 1;
+    if (alignBytes % array.elementBytes != 0)
+      return 0;
+    int64_t align = alignBytes / array.elementBytes;
+    // offset_x = c + w S_last, whole multiples of the alignment apart
+    // (the innermost tiles must be the last tile dimension, i.e. not the
+    // hexagonal one, whose offsets move with the phase).
+    isl::aff offset = fp.offset.at(x);
+    unsigned numTileDims = unsigned(isl_aff_dim(offset.get(), isl_dim_in));
+    if (isl_aff_dim(offset.get(), isl_dim_div) != 0 || numTileDims < 2)
+      return 0;
+    int64_t stride = 0;
+    for (unsigned i = 0; i < numTileDims; ++i) {
+      isl::val c = isl::manage(
+          isl_aff_get_coefficient_val(offset.get(), isl_dim_in, int(i)));
+      if (!c.is_int() || c.get_num_si() % align != 0)
+        return 0;
+      if (i + 1 == numTileDims)
+        stride = c.get_num_si();
+      else if (!c.is_zero())
+        return 0;
+    }
+    if (stride <= 0)
+      return 0;
+    // The first element loaded, as a column of the array's rows.
+    int64_t first = offset.constant_val().get_num_si() - array.lb.back();
+    if (interTileReuse && stride < fp.shape[x])
+      first += fp.shape[x] - stride;
+    // Tile S then starts `offset` points lower.
+    return ((first % align) + align) % align;
+  }
+  return 0;
+}
+
 //===----------------------------------------------------------------------===//
 // The buffers on the scop
 //===----------------------------------------------------------------------===//
@@ -427,14 +577,18 @@ void mlir::stencil::poly::writeSharedBuffers(ScopOp scop,
                                              PromotionMode mode) {
   Builder b(scop.getContext());
   SmallVector<Attribute> entries;
-  for (const SharedBuffer &buffer : buffers)
-    entries.push_back(b.getDictionaryAttr({
+  for (const SharedBuffer &buffer : buffers) {
+    SmallVector<NamedAttribute> fields = {
         b.getNamedAttr("array", FlatSymbolRefAttr::get(scop.getContext(),
                                                        buffer.array)),
         b.getNamedAttr("kernel", b.getI64IntegerAttr(buffer.kernel)),
         b.getNamedAttr("offset", b.getStringAttr(toString(buffer.offset))),
-        b.getNamedAttr("shape", b.getDenseI64ArrayAttr(buffer.shape)),
-    }));
+        b.getNamedAttr("shape", b.getDenseI64ArrayAttr(buffer.shape))};
+    if (!buffer.reuseShift.empty())
+      fields.push_back(
+          b.getNamedAttr("reuse", b.getDenseI64ArrayAttr(buffer.reuseShift)));
+    entries.push_back(b.getDictionaryAttr(fields));
+  }
   scop->setAttr("gpu_shared", b.getArrayAttr(entries));
   if (mode == PromotionMode::Interleaved)
     scop->setAttr("gpu_write_through", b.getUnitAttr());
@@ -465,6 +619,16 @@ LogicalResult mlir::stencil::poly::readSharedBuffers(
     if (!parsed)
       return failure();
     buffer.offset = *parsed;
+    if (Attribute reuse = dict.get("reuse")) {
+      auto shift = dyn_cast<DenseI64ArrayAttr>(reuse);
+      if (!shift || shift.size() != shape.size()) {
+        error = "gpu_shared reuse of @" + buffer.array +
+                " must be an array<i64> with one shift per dimension";
+        return failure();
+      }
+      buffer.reuseShift.assign(shift.asArrayRef().begin(),
+                               shift.asArrayRef().end());
+    }
     if (buffer.offset.range_tuple_id().name() != buffer.array ||
         unsigned(buffer.offset.size()) != buffer.shape.size()) {
       error = "gpu_shared offset of @" + buffer.array +
@@ -541,4 +705,21 @@ mlir::stencil::poly::copySharedAccess(const SharedBuffer &buffer,
       buffer.offset.ctx(), "{ " + statement.str() + "[" + p + ", " + l +
                                "] -> " + sharedArrayName(buffer.array) + "[" +
                                std::to_string(buffer.kernel) + ", " + l + "] }"));
+}
+
+isl::pw_multi_aff
+mlir::stencil::poly::moveSourceAccess(const SharedBuffer &buffer,
+                                      StringRef statement) {
+  unsigned dims = buffer.shape.size();
+  unsigned numTileDims = unsigned(isl_multi_aff_dim(buffer.offset.get(), isl_dim_in));
+  std::string p = names("p", numTileDims);
+  SmallVector<std::string> shifted;
+  for (unsigned d = 0; d < dims; ++d)
+    shifted.push_back("l" + std::to_string(d) + " + " +
+                      std::to_string(buffer.reuseShift[d]));
+  return isl::pw_multi_aff(isl::multi_aff(
+      buffer.offset.ctx(),
+      "{ " + statement.str() + "[" + p + ", " + names("l", dims) + "] -> " +
+          sharedArrayName(buffer.array) + "[" + std::to_string(buffer.kernel) +
+          ", " + llvm::join(shifted, ", ") + "] }"));
 }

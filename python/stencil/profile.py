@@ -49,9 +49,25 @@ from .runtime import StencilLibrary, numpy_dtype
 KEYS = PROFILE_KEYS + INSTRUCTION_KEYS
 
 
+# cudaMalloc returns at least 256-byte aligned memory; the profiled fields
+# are placed alike, so that the sectors counted do not depend on where numpy
+# put them.
+DEVICE_ALIGNMENT = 256
+
+
+def device_aligned(array, alignment=DEVICE_ALIGNMENT):
+    """A C-contiguous copy of `array` whose data starts on `alignment` bytes."""
+    raw = np.empty(array.nbytes + alignment, np.uint8)
+    start = -raw.ctypes.data % alignment
+    aligned = raw[start:start + array.nbytes].view(array.dtype).reshape(array.shape)
+    aligned[...] = array
+    return aligned
+
+
 def random_arguments(signature, seed=0):
     """Random fields in [0, 1) for every memref argument of `signature`
-    (static shapes only); pointer arguments get a zeroed 4 KiB buffer."""
+    (static shapes only, placed as cudaMalloc would: DEVICE_ALIGNMENT);
+    pointer arguments get a zeroed 4 KiB buffer."""
     rng = np.random.default_rng(seed)
     values = []
     for spec in signature.args:
@@ -64,7 +80,7 @@ def random_arguments(signature, seed=0):
         if any(s is None for s in spec.shape):
             raise ValueError(f"@{signature.name} takes a field of unknown size: call "
                              "profile_library with the arguments")
-        values.append(rng.random(spec.shape).astype(numpy_dtype(spec.dtype)))
+        values.append(device_aligned(rng.random(spec.shape).astype(numpy_dtype(spec.dtype))))
     return values
 
 

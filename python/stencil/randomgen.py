@@ -281,7 +281,12 @@ def random_hex_options(rng, path, rank, max_multiple=3):
     # Offsets are at most 3 and every dependence advances time by at least
     # one canonical step, so the slopes are at most 3: w0 = 4 is convex.
     widths = [rng.randint(4, 9) if d == 0 else rng.randint(1, 9) for d in range(rank)]
-    return f"h={h} widths={','.join(map(str, widths))}", bool(scops)
+    options = f"h={h} widths={','.join(map(str, widths))}"
+    # Translated parallelogram tiles (the translation offset of aligned
+    # loads) where there are any.
+    if rank > 1:
+        options += f" offset={rng.randint(0, widths[-1])}"
+    return options, bool(scops)
 
 
 def merge_modules(texts):
@@ -339,14 +344,24 @@ def main(argv=None):
         progs.append(prog)
         if args.emulate_gpu:
             if args.hex_tile:
-                threads = ",".join(str(rng.randint(1, 8)) for _ in range(min(prog.rank, 3)))
+                threads = [rng.randint(1, 8) for _ in range(min(prog.rank, 3))]
+                # Often threads along x that divide the innermost width: the
+                # shift of inter-tile reuse is then a multiple of them.
+                inner = int(options.split("widths=")[1].split()[0].split(",")[-1])
+                if prog.rank > 1 and rng.random() < 0.5:
+                    threads[0] = rng.choice([d for d in range(1, 9) if inner % d == 0])
+                threads = ",".join(map(str, threads))
                 # Every promotion mode; a small budget leaves some arrays
                 # in global memory next to promoted ones.
                 promote = args.promote or rng.choice(("none", "copy", "interleaved"))
                 budget = rng.choice((49152, 49152, 1024))
+                # Inter-tile reuse where the shift is a multiple of the
+                # threads (often: the random widths and threads are small).
+                reuse = rng.choice(("true", "true", "false"))
                 passes += (f"poly-to-gpu=threads={threads} promote={promote} "
-                           f"shared-budget={budget}",)
-                note += f", threads {threads} promote={promote} budget {budget}" if has_scop else ""
+                           f"shared-budget={budget} inter-tile-reuse={reuse}",)
+                note += (f", threads {threads} promote={promote} budget {budget} "
+                         f"reuse {reuse}") if has_scop else ""
             loops.append(prepare_file(path, passes))
         else:
             loops.append(lower_file(path, passes))

@@ -11,6 +11,8 @@
 // The check against the dependences: tiles built as if there were none
 // (a testing option) violate them, and the schedule is refused.
 // RUN: stencil-opt %t/verify.mlir --hex-tile="test-ignore-dependences h=2 widths=3" -verify-diagnostics -o /dev/null
+// The translation offset needs parallelogram tiles (none in 1D).
+// RUN: stencil-opt %t/offset.mlir --hex-tile="offset=3" -verify-diagnostics -o /dev/null
 // Two statements per step: h+1 must be a multiple of 2.
 // RUN: stencil-opt %t/two.mlir --hex-tile="h=2 widths=8" -verify-diagnostics -o /dev/null
 
@@ -176,6 +178,27 @@ func.func @pingpong(%a : !f1, %b : !f1) {
   %c1 = arith.constant 1 : index
   %c10 = arith.constant 10 : index
   // expected-error-re @+1 {{the tiled schedule violates a dependence, not applied: dependence S0[{{[0-9]+}}, {{[0-9]+}}] -> S0[{{[0-9]+}}, {{[0-9]+}}] is not respected: its target is not scheduled after its source}}
+  %r:2 = scf.for %t = %c0 to %c10 step %c1 iter_args(%x = %a, %y = %b) -> (!f1, !f1) {
+    %l = stencil.load %x : !f1 -> !stencil.temp<?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[-1] : !stencil.temp<?xf64>
+      %w = stencil.access %u[1] : !stencil.temp<?xf64>
+      %s = arith.addf %v, %w : f64
+      stencil.return %s : f64
+    }
+    stencil.store %n to %y(<[0], [256]>) : !stencil.temp<?xf64> to !f1
+    scf.yield %y, %x : !f1, !f1
+  }
+  return
+}
+
+//--- offset.mlir
+!f1 = !stencil.field<[-1,257]xf64>
+func.func @pingpong(%a : !f1, %b : !f1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  // expected-error @+1 {{offset translates parallelogram tiles, which a 1-dimensional region does not have}}
   %r:2 = scf.for %t = %c0 to %c10 step %c1 iter_args(%x = %a, %y = %b) -> (!f1, !f1) {
     %l = stencil.load %x : !f1 -> !stencil.temp<?xf64>
     %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {

@@ -16,6 +16,31 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4 unroll=false" | FileCheck %s --check-prefix=LOOP-COPY
 // UNROLL-COPY: { copy_in_0_A0[p0, p1, p2, l0, l1, l2] -> [(floor((l2)/16))] }]\22, options: \22{ unroll[2] }\22
 // LOOP-COPY: { copy_in_0_A0[p0, p1, p2, l0, l1, l2] -> [(floor((l2)/16))] }]\22 }
+// inter-tile-reuse=false loads every box whole.
+// RUN: %python -m stencil.benchmarks gen jacobi2d --shape 128,254 --steps 16 --dtype f32 > %t.j2.mlir
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4 inter-tile-reuse=false" | FileCheck %s --check-prefix=NOREUSE
+// NOREUSE-NOT: reuse =
+// NOREUSE-NOT: move_
+// No reuse when the shift (16) is not a multiple of the threads along x (a
+// thread would move elements another thread copies).
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=32,4" | FileCheck %s --check-prefix=NOREUSE
+// The moves lowered: a load from the buffer and a store to it, before the
+// loads from global memory and the barrier.
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=MOVE
+// MOVE: gpu.launch
+// MOVE-SAME: workgroup(%[[SH:.*]] : memref<2x17x25xf64, #gpu.address_space<workgroup>>)
+// MOVE: %[[M:.*]] = memref.load %[[SH]][{{.*}}] : memref<2x17x25xf64, #gpu.address_space<workgroup>>
+// MOVE-NEXT: memref.store %[[M]], %[[SH]][{{.*}}] : memref<2x17x25xf64, #gpu.address_space<workgroup>>
+// MOVE: memref.load %{{.*}} : memref<66x66xf64>
+// MOVE: gpu.barrier
+// Aligned loads (step d): --hex-tile with default sizes is translated so
+// that the part a following tile loads starts a 128-byte line: the box
+// offset -8 + 64 i2 (73 wide, 64 new columns from local 9, i.e. column 2 of
+// the rows, which start at -1) becomes -10 + 64 i2 (column 0).
+// RUN: stencil-opt %t.j2.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=ALIGN
+// RUN: stencil-opt %t.j2.mlir --hex-tile --poly-to-gpu=align-loads=false | FileCheck %s --check-prefix=NOALIGN
+// ALIGN: offset = "{ [i0, i1, i2] -> A0[(0), ({{.*}}), (-10 + 64i2)] }", reuse = array<i64: 0, 0, 64>, shape = array<i64: 2, 10, 73>
+// NOALIGN: offset = "{ [i0, i1, i2] -> A0[(0), ({{.*}}), (-8 + 64i2)] }", reuse = array<i64: 0, 0, 64>, shape = array<i64: 2, 10, 73>
 // Thread points: cyclic (the default) gives thread y every fourth row,
 // blocked four consecutive rows of the tile (local row 4 tid_y .. 4 tid_y + 3).
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4 thread-points=blocked" | FileCheck %s --check-prefix=BLOCKED
@@ -82,7 +107,17 @@
 // WT: memref.store %[[X]], %{{.*}} : memref<258xf64>
 // WT: gpu.launch
 
-// TREE2D: gpu_shared = [{array = @A0, kernel = 0 : i64, offset = "{ [i0, i1, i2] -> A0[(0), (-13 + 24i1), (-8 + 16i2)] }", shape = array<i64: 2, 17, 25>}
+// TREE2D: gpu_shared = [{array = @A0, kernel = 0 : i64, offset = "{ [i0, i1, i2] -> A0[(0), (-13 + 24i1), (-8 + 16i2)] }", reuse = array<i64: 0, 0, 16>, shape = array<i64: 2, 17, 25>}
+// Inter-tile reuse (step f, the default): a tile after the first of its
+// row along x (p2 > 0) moves the 9 columns both boxes hold (local 16..24
+// to 0..8) and loads the 16 new ones (9..24 of its box, clipped to the
+// array); the first tile (p2 = 0) loads its whole box. The moves come
+// first, on the threads that copy those elements (the shift, 16, is a
+// multiple of the 16 threads along x).
+// TREE2D-SAME: [p0, p1, p2] -> copy_in_0_A0[p0' = p0, p1' = p1, p2' = p2, l0, l1, l2] : 0 <= p0 <= 1 and p2 > 0 and 0 <= l0 <= 1 and l1 >= 0 and 12 - 24p1 <= l1 <= 77 - 24p1 and l1 <= 16 and 9 <= l2 <= 72 - 16p2 and l2 <= 24;
+// TREE2D-SAME: [p0, p1, p2 = 0] -> copy_in_0_A0[p0' = p0, p1' = p1, p2' = 0, l0, l1, l2] : 0 <= p0 <= 1 and 0 <= l0 <= 1 and l1 >= 0 and 12 - 24p1 <= l1 <= 77 - 24p1 and l1 <= 16 and 7 <= l2 <= 24;
+// TREE2D-SAME: [p0, p1, p2] -> move_0_A0[p0' = p0, p1' = p1, p2' = p2, l0, l1, l2] : 0 <= p0 <= 1 and 0 < p2 <= 4 and 0 <= l0 <= 1 and l1 >= 0 and 12 - 24p1 <= l1 <= 77 - 24p1 and l1 <= 16 and 0 <= l2 <= 8
+// TREE2D-SAME: sequence: [ { filter: \22{ move_0_A0[p0, p1, p2, l0, l1, l2] }\22, child: { mark: \22threads\22, child: { filter: \22[tid_x, tid_y] -> { move_0_A0[p0, p1, p2, l0, l1, l2] : (-tid_y + l1) mod 4 = 0 and (-tid_x + l2) mod 16 = 0
 // TREE2D-SAME: filter: \22[tid_x, tid_y] -> { copy_in_0_A0[p0, p1, p2, l0, l1, l2] : (-tid_y + l1) mod 4 = 0 and (-tid_x + l2) mod 16 = 0
 
 // BUDGET: remark: array @A0 stays in global memory: its tile footprint (6800 bytes) does not fit in the shared-memory budget (6000 of 6000 bytes left)

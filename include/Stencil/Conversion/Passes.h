@@ -78,6 +78,21 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("With emulate-gpu: poly-to-gpu thread-points (cyclic, "
                      "blocked)"),
       llvm::cl::init("cyclic")};
+  Option<bool> unroll{
+      *this, "unroll",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu unroll (a thread's points "
+                     "of a step and its copies of a promoted row)"),
+      llvm::cl::init(true)};
+  Option<bool> interTileReuse{
+      *this, "inter-tile-reuse",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu inter-tile-reuse "
+                     "(promotion step f)"),
+      llvm::cl::init(true)};
+  Option<bool> alignLoads{
+      *this, "align-loads",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu align-loads (promotion "
+                     "step d)"),
+      llvm::cl::init(true)};
 };
 
 /// Options of `convert-to-gpu`, the pipeline from a stencil program (untiled
@@ -134,6 +149,18 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "hex-tiled kernels: cyclic or blocked (consecutive "
                      "rows, shared neighbours loaded once)"),
       llvm::cl::init("cyclic")};
+  Option<bool> interTileReuse{
+      *this, "inter-tile-reuse",
+      llvm::cl::desc("Promotion step (f): a tile that follows its predecessor "
+                     "along the innermost parallelogram dimension moves what "
+                     "both hold within shared memory instead of loading it"),
+      llvm::cl::init(true)};
+  Option<bool> alignLoads{
+      *this, "align-loads",
+      llvm::cl::desc("Promotion step (d): translate the innermost "
+                     "parallelogram tiles of the default tiling so that the "
+                     "first array's loads start on 128-byte boundaries"),
+      llvm::cl::init(true)};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("Width of the index arithmetic in the kernels: 0 "

@@ -71,7 +71,17 @@ struct HybridTilingOptions {
   bool isolateFullTiles = true;
   /// Unroll the intra-tile time loop (thesis sec. 5.3.4).
   bool unrollTime = false;
+  /// Translation of the parallelogram tiles of the innermost classical
+  /// dimension (the hybrid paper's translation offset, sec. 4.2.3): tile S
+  /// of it starts `offset` points lower. Legal for any value; it decides
+  /// where the tiles' loads start (their alignment).
+  int64_t offset = 0;
 };
+
+/// The innermost space dimension tiled with parallelograms (the one
+/// `HybridTilingOptions::offset` translates) of `n` with `hexDim` tiled
+/// hexagonally; `n` when there is none (1D).
+unsigned innermostClassical(unsigned n, unsigned hexDim);
 
 /// What the default tile sizes are chosen for.
 enum class TileTarget { Cpu, Gpu };

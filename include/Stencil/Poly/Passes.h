@@ -44,6 +44,9 @@ struct HexTileRequest {
   /// the hexagonal dimension, one per thread block on a GPU (0: no limit;
   /// only for domains with a constant extent there).
   int64_t minParallelTiles = 0;
+  /// The translation offset of the innermost parallelogram tiles (sec.
+  /// 4.2.3; HybridTilingOptions::offset).
+  int64_t offset = 0;
 };
 
 /// Hybrid-tiles `scop` (from its canonical schedule, whatever its current

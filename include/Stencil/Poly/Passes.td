@@ -59,6 +59,12 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
            "with the GPU's when neither h nor widths was given)">,
     Option<"isolate", "isolate", "bool", "true",
            "Generate full tiles separately, without boundary conditions">,
+    Option<"offset", "offset", "int64_t", "0",
+           "Translation of the parallelogram tiles of the innermost "
+           "parallelogram dimension (hybrid paper sec. 4.2.3): tile S starts "
+           "`offset` points lower; it places the tiles' loads on cache-line "
+           "boundaries (poly-to-gpu's align-loads chooses it for the tilings "
+           "it makes)">,
     Option<"unroll", "unroll", "bool", "false",
            "Unroll the intra-tile time loop (when not given: on for GPU "
            "sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
@@ -112,6 +118,17 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
            "Table 4): none (every access in global memory), copy (copy-in, "
            "compute in shared memory, copy-out), interleaved (copy-in; "
            "each value also stored to global memory as it is computed)">,
+    Option<"alignLoads", "align-loads", "bool", "true",
+           "Promotion step (d) of the hybrid paper (sec. 4.2.3): translate "
+           "the innermost parallelogram tiles of the tilings poly-to-gpu "
+           "makes (--hex-tile with default sizes) so that the loads of the "
+           "first array start on 128-byte boundaries of its rows (an "
+           "explicit --hex-tile offset is kept)">,
+    Option<"interTileReuse", "inter-tile-reuse", "bool", "true",
+           "Promotion step (f) of the hybrid paper (sec. 4.2.2): a tile that "
+           "follows its predecessor along the innermost parallelogram "
+           "dimension on the same block moves what both boxes hold within "
+           "shared memory and loads only the rest">,
     Option<"sharedBudget", "shared-budget", "int64_t", "49152",
            "Shared memory per block for promoted arrays, in bytes; arrays "
            "that do not fit stay in global memory (a remark names them). "

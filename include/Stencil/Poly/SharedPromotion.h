@@ -41,27 +41,45 @@ struct SharedBuffer {
   unsigned kernel = 0; // the kernel's "shared" mark, in tree order
   SmallVector<int64_t> shape;
   isl::multi_aff offset;
+  /// Inter-tile reuse (hybrid paper sec. 4.2.2): when not empty, a tile whose
+  /// predecessor along the last parallelogram dimension ran just before on
+  /// the same block moves element `l + reuseShift` of the buffer to `l`
+  /// instead of loading what the predecessor already holds. The shift is
+  /// offset(P) - offset(P - e_last).
+  SmallVector<int64_t> reuseShift;
+};
+
+/// How promotion runs (the options of poly-to-gpu that concern it).
+struct PromotionOptions {
+  PromotionMode mode = PromotionMode::Interleaved;
+  /// Threads per block, x (innermost) first.
+  SmallVector<int64_t, 3> threads;
+  /// Shared memory per block for the buffers of a kernel.
+  int64_t budgetBytes = 48 * 1024;
+  /// Unroll each thread's copy loop along the innermost dimension where it
+  /// makes at most kMaxUnrolledCopies copies of a row.
+  bool unrollCopies = true;
+  /// Step (f): moves within shared memory instead of loads (sec. 4.2.2).
+  bool interTileReuse = true;
 };
 
 /// Names of the statements promotion adds (copies of `array` in `kernel`).
 std::string copyInName(unsigned kernel, StringRef array);
 std::string copyOutName(unsigned kernel, StringRef array);
+std::string moveName(unsigned kernel, StringRef array);
 /// The name of the shared buffers of `array` in access functions; their
 /// first subscript is the kernel.
 std::string sharedArrayName(StringRef array);
 
 /// Promotes the arrays of `scop` whose tile footprint has a box that fits in
-/// `budgetBytes` (per kernel, greedily in array order) in the mapped tree
-/// `schedule` (the result of poly-to-gpu's hybrid mapping with `threads` per
-/// block). Arrays that cannot be promoted get a remark on the scop and stay
-/// in global memory. With `unrollCopies`, each thread's copy loop along the
-/// innermost dimension is unrolled where it makes at most
-/// kMaxUnrolledCopies copies of a row.
-/// Returns the new tree and fills `buffers`.
+/// the budget (per kernel, greedily in array order) in the mapped tree
+/// `schedule` (the result of poly-to-gpu's hybrid mapping with
+/// `options.threads` per block). Arrays that cannot be promoted get a remark
+/// on the scop and stay in global memory. Returns the new tree and fills
+/// `buffers`.
 isl::schedule promoteToShared(ScopOp scop, const ScopModel &model,
                               isl::schedule schedule,
-                              ArrayRef<int64_t> threads, int64_t budgetBytes,
-                              PromotionMode mode, bool unrollCopies,
+                              const PromotionOptions &options,
                               SmallVectorImpl<SharedBuffer> &buffers);
 
 /// Copies per thread and row up to which promotion unrolls copy loops.
@@ -71,6 +89,17 @@ constexpr int64_t kMaxUnrolledCopies = 64;
 /// sum of footprint boxes) for the hybrid-tiled, not yet mapped, schedule
 /// of `model`; -1 when some footprint has no box of constant size.
 int64_t hybridTileFootprintBytes(ScopOp scop, const ScopModel &model);
+
+/// Aligned loads (hybrid paper sec. 4.2.3): the translation offset of the
+/// innermost parallelogram tiles (HybridTilingOptions::offset) that puts the
+/// loads of the first full-rank array on `alignBytes` boundaries relative
+/// to the start of its rows, for the hybrid-tiled, not yet mapped schedule
+/// of `model` (tiled with offset 0): the start of each tile's box, or with
+/// `interTileReuse` the start of the part a following tile loads. 0 when
+/// no array qualifies, the tiles' stride along the rows is not a multiple
+/// of the alignment, or the innermost dimension is the hexagonal one.
+int64_t alignedTileOffset(ScopOp scop, const ScopModel &model,
+                          int64_t alignBytes, bool interTileReuse);
 
 /// The buffers recorded on a mapped scop (`gpu_shared`); nothing when it has
 /// none. Fails with `error` set on a malformed entry.
@@ -105,6 +134,10 @@ private:
 isl::pw_multi_aff copyGlobalAccess(const SharedBuffer &buffer,
                                    StringRef statement);
 isl::pw_multi_aff copySharedAccess(const SharedBuffer &buffer,
+                                   StringRef statement);
+/// The source of a move statement `statement[P..., l...]` of `buffer`: the
+/// shared element `[kernel, l + reuseShift]`.
+isl::pw_multi_aff moveSourceAccess(const SharedBuffer &buffer,
                                    StringRef statement);
 
 } // namespace mlir::stencil::poly
