@@ -27,6 +27,7 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | sed 's/kernel = 1 : i64/kernel = 7 : i64/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-KERNEL
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | sed 's/, shape = array<i64: 2, 17>//' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-ENTRY
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | sed 's/-> A0\[(0), (-13 + 24i1)\]/-> A0[(0)]/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-OFFSET
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4" | sed 's/reuse = array<i64: 0, 0, 16>/reuse = array<i64: 16>/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-REUSE
 
 // PROMOTE: error: poly-to-gpu: promote must be none, copy or interleaved, got 'all'
 // BUDGET: error: poly-to-gpu: shared-budget must not be negative
@@ -35,6 +36,7 @@
 // BUDGET-SM80: error: poly-to-gpu: shared-budget 200000 exceeds the 166912 bytes of shared memory a block of sm_80 can have
 // SHARED-KERNEL: <stdin>:{{[0-9]+}}:{{[0-9]+}}: error: 'poly.scop' op gpu_shared names kernel 7 but the schedule has 2 'shared' mark(s)
 // SHARED-ENTRY: error: 'poly.scop' op invalid gpu_shared: gpu_shared entries need array, kernel, offset and shape
+// SHARED-REUSE: <stdin>:{{[0-9]+}}:{{[0-9]+}}: error: 'poly.scop' op invalid gpu_shared: gpu_shared reuse of @A0 must be an array<i64> with one shift per dimension
 // SHARED-OFFSET: error: 'poly.scop' op invalid gpu_shared: gpu_shared offset of @A0 must map into the array with one value per dimension
 // FOUR: error: poly-to-gpu: threads takes at most 3 sizes (x, y, z), got 4
 // BLOCKS: error: poly-to-gpu: max-blocks must be positive
