@@ -735,6 +735,7 @@ std::optional<isl::schedule> mlir::stencil::poly::buildHybridSchedule(
 // Verification
 //===----------------------------------------------------------------------===//
 
+
 /// The pairs of `deps` whose images under `f` (an instance-to-vector
 /// function) are related by `order(space)`, a relation on f's range space;
 /// nothing if two related instances map to different spaces.
@@ -778,6 +779,97 @@ static isl::map sameOuterDifferentLast(isl::space space) {
       isl_map_order_lt(isl_map_copy(same), isl_dim_in, last, isl_dim_out, last);
   isl_map *gt = isl_map_order_gt(same, isl_dim_in, last, isl_dim_out, last);
   return isl::manage(isl_map_union(lt, gt));
+}
+
+/// `{ P -> [T, p, S_hex, S_others..., t'] }` on the points of phase `p`: the
+/// order in which the schedule tree runs tiles, and steps within a tile.
+static isl::map tileOrderKey(const HybridTiler &tiler, isl::ctx ctx,
+                             unsigned n, unsigned p) {
+  isl::multi_aff key = tiler.timeTile(p)
+                           .flat_range_product(pFunction(ctx, n, {std::to_string(p)}))
+                           .flat_range_product(tiler.spaceTiles(p))
+                           .flat_range_product(tiler.intraTileTime(p));
+  return isl::manage(isl_map_from_multi_aff(key.release()))
+      .intersect_domain(tiler.phase(p));
+}
+
+bool mlir::stencil::poly::hybridTilingIsLegal(isl::union_map canonical,
+                                              const DependenceCone &cone,
+                                              const HybridTilingOptions &options,
+                                              isl::union_map deps) {
+  try {
+    isl::ctx ctx = canonical.ctx();
+    unsigned n = cone.upper.size();
+    std::string error;
+    std::optional<isl::union_pw_multi_aff> canon =
+        affineCanonical(canonical, n, error);
+    if (!canon || checkTileSizes(cone, options))
+      return false;
+    isl::union_map toP =
+        isl::manage(isl_union_map_from_union_pw_multi_aff(canon->release()));
+    isl::union_map onP = deps.apply_domain(toP).apply_range(toP);
+    if (onP.is_empty())
+      return true;
+    if (isl_union_map_n_map(onP.get()) != 1)
+      return false;
+    // Every distance of a dependence, for any parameter values, widened to
+    // a box per time distance: the tiles are shaped by a cone that bounds
+    // each space dimension separately, so a legal tiling stays legal for
+    // the box, whose few constraints keep the tests below cheap.
+    isl::set distances = isl::manage(isl_set_project_out_all_params(
+        isl_map_deltas(isl_map_from_union_map(onP.release()))));
+    isl::val lo = distances.dim_min_val(0), hi = distances.dim_max_val(0);
+    if (!lo.is_int() || !hi.is_int() || hi.sub(lo).get_num_si() > 64)
+      return false;
+    isl::set boxes = isl::set::empty(distances.get_space());
+    for (int64_t d0 = lo.get_num_si(); d0 <= hi.get_num_si(); ++d0) {
+      isl::set atD0 =
+          isl::manage(isl_set_fix_si(distances.copy(), isl_dim_set, 0, d0));
+      if (atD0.is_empty())
+        continue;
+      isl::set box = isl::manage(isl_set_fix_si(
+          isl_set_universe(distances.get_space().release()), isl_dim_set, 0, d0));
+      for (unsigned i = 1; i <= n; ++i) {
+        isl::val min = atD0.dim_min_val(i), max = atD0.dim_max_val(i);
+        if (!min.is_int() || !max.is_int())
+          return false;
+        box = isl::manage(isl_set_lower_bound_si(box.release(), isl_dim_set, i,
+                                                 min.get_num_si()));
+        box = isl::manage(isl_set_upper_bound_si(box.release(), isl_dim_set, i,
+                                                 max.get_num_si()));
+      }
+      boxes = boxes.unite(box);
+    }
+    isl::map shift = boxes.translation();
+    HybridTiler tiler(ctx, cone, options);
+    isl::map key[2] = {tileOrderKey(tiler, ctx, n, 0),
+                       tileOrderKey(tiler, ctx, n, 1)};
+    for (unsigned a = 0; a < 2; ++a) {
+      for (unsigned b = 0; b < 2; ++b) {
+        // key(x) -> key(x + d): the target must come strictly later.
+        isl::map pairs = shift.apply_domain(key[a]).apply_range(key[b]);
+        isl::space range = pairs.get_space().range();
+        if (!pairs.intersect(isl::manage(isl_map_lex_ge(range.release())))
+                 .is_empty())
+          return false;
+      }
+      // The hexagonal tiles of one (T, phase) run in parallel: a dependence
+      // stays within one of them.
+      isl::map hexTile = isl::manage(isl_map_from_multi_aff(
+                             tiler.timeTile(a)
+                                 .flat_range_product(
+                                     isl::multi_aff(tiler.spaceTiles(a).get_at(0)))
+                                 .release()))
+                             .intersect_domain(tiler.phase(a));
+      isl::map pairs = shift.apply_domain(hexTile).apply_range(hexTile);
+      if (!pairs.intersect(sameOuterDifferentLast(pairs.get_space().range()))
+               .is_empty())
+        return false;
+    }
+    return true;
+  } catch (const isl::exception &) {
+    return false;
+  }
 }
 
 std::optional<std::string>

@@ -131,6 +131,19 @@ buildHybridSchedule(isl::union_set domain, isl::union_map canonical,
                     const DependenceCone &cone,
                     const HybridTilingOptions &options, std::string &error);
 
+/// Proves the hybrid tiling of `options` legal for `deps` without building
+/// its schedule tree: on the points of P, for every distance a dependence
+/// has (over all parameter values, widened to a box per time distance),
+/// the tile order [T, phase, S_hex, S_others, t'] of the target is after
+/// the source's, and source and target share a hexagonal tile when they
+/// share a (T, phase). Exact for an unbounded domain, which implies the
+/// bounded one; false when it cannot prove it (then verifySchedule decides
+/// on the tree and names the violated dependence). One emptiness test per
+/// pair of phases instead of one per pair of dependent statements.
+bool hybridTilingIsLegal(isl::union_map canonical, const DependenceCone &cone,
+                         const HybridTilingOptions &options,
+                         isl::union_map deps);
+
 /// Checks `schedule` against `deps`: every dependence must go forward in the
 /// schedule, and no dependence may connect two different tiles of the band
 /// under a "parallel" mark within the same outer iteration. Returns a message
