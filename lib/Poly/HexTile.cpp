@@ -24,8 +24,7 @@ using namespace mlir::stencil::poly;
 
 namespace {
 
-struct HexTilePass
-    : mlir::stencil::poly::impl::HexTileBase<HexTilePass> {
+struct HexTilePass : mlir::stencil::poly::impl::HexTileBase<HexTilePass> {
   using Base::Base;
 
   LogicalResult tile(ScopOp scop);
@@ -110,8 +109,8 @@ static void narrowHexagons(const ScopModel &model, const DependenceCone &cone,
     return;
   int64_t extent = hi.get_num_si() - lo.get_num_si() + 1;
   int64_t h = options.sizes.h;
-  int64_t slopes = cone.upper[hexDim].floorTimes(h) +
-                   cone.lower[hexDim].floorTimes(h);
+  int64_t slopes =
+      cone.upper[hexDim].floorTimes(h) + cone.lower[hexDim].floorTimes(h);
   int64_t &w0 = options.sizes.widths[hexDim];
   int64_t period = std::max<int64_t>(extent / minTiles, 1);
   int64_t wanted = std::max<int64_t>((period - 2 - slopes) / 2, 1);
@@ -125,35 +124,72 @@ static void narrowHexagons(const ScopModel &model, const DependenceCone &cone,
   }
 }
 
+struct HexTileAnalysis::Impl {
+  IslContext ctx; // first: outlives the isl objects below
+  std::optional<ScopModel> model;
+  isl::union_map deps;
+  std::optional<DependenceCone> cone;
+  bool timeToTile = false;
+};
+
+HexTileAnalysis::HexTileAnalysis() = default;
+HexTileAnalysis::~HexTileAnalysis() = default;
+
+/// Fills `analysis` for `scop`; a located error when it cannot be tiled.
+static LogicalResult analyze(ScopOp scop, HexTileAnalysis::Impl &analysis) {
+  isl::ctx ctx = analysis.ctx;
+  std::string error;
+  analysis.model = readScop(ctx, scop, error);
+  try {
+    if (!analysis.model)
+      return mlir::emitError(scop.getLoc(), "cannot read the polyhedral form: ")
+             << error;
+    const ScopModel &model = *analysis.model;
+    unsigned n = model.numSpaceDims;
+    if (n == 0)
+      return mlir::emitError(
+          scop.getLoc(), "cannot hex-tile a region without space dimensions");
+    // A single sweep (only t = 0) has no time to tile.
+    isl::union_set later =
+        model.domain.apply(model.canonical)
+            .intersect(isl::union_set(isl::set(
+                ctx, "{ [x0" + spaceVars(n) + "] : x0 >= " +
+                         std::to_string(model.statementsPerStep) + " }")));
+    analysis.timeToTile = !later.is_empty();
+    if (!analysis.timeToTile)
+      return success();
+    analysis.deps = computeDependences(model).all();
+    analysis.cone =
+        computeDependenceCone(analysis.deps, model.canonical, n, error);
+    if (!analysis.cone)
+      return mlir::emitError(scop.getLoc(), "cannot hex-tile: ") << error;
+  } catch (const isl::exception &e) {
+    return mlir::emitError(scop.getLoc(), "isl failed while tiling: ")
+           << e.what();
+  }
+  return success();
+}
+
 LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
                                                const HexTileRequest &request,
-                                               HexTileRequest *chosen) {
-  IslContext ctx;
+                                               HexTileRequest *chosen,
+                                               HexTileAnalysis *cached) {
+  HexTileAnalysis local;
+  HexTileAnalysis &analysis = cached ? *cached : local;
+  if (!analysis.impl) {
+    auto impl = std::make_unique<HexTileAnalysis::Impl>();
+    if (failed(analyze(scop, *impl)))
+      return failure();
+    analysis.impl = std::move(impl);
+  }
+  if (!analysis.impl->timeToTile)
+    return success();
+  const ScopModel *model = &*analysis.impl->model;
+  isl::union_map all = analysis.impl->deps;
+  std::optional<DependenceCone> cone = analysis.impl->cone;
   std::string error;
-  std::optional<ScopModel> model = readScop(ctx, scop, error);
-  if (!model)
-    return mlir::emitError(scop.getLoc(), "cannot read the polyhedral form: ") << error;
   try {
     unsigned n = model->numSpaceDims;
-    if (n == 0)
-      return mlir::emitError(scop.getLoc(), "cannot hex-tile a region without space "
-                            "dimensions");
-    // A single sweep (only t = 0) has no time to tile.
-    isl::union_set later = model->domain.apply(model->canonical)
-                               .intersect(isl::union_set(isl::set(
-                                   ctx, "{ [x0" + spaceVars(n) + "] : x0 >= " +
-                                            std::to_string(
-                                                model->statementsPerStep) +
-                                            " }")));
-    if (later.is_empty())
-      return success();
-    Dependences deps = computeDependences(*model);
-    isl::union_map all = deps.all();
-    std::optional<DependenceCone> cone =
-        computeDependenceCone(all, model->canonical, n, error);
-    if (!cone)
-      return mlir::emitError(scop.getLoc(), "cannot hex-tile: ") << error;
-
     if (request.ignoreDependences)
       for (unsigned i = 0; i < n; ++i)
         cone->upper[i] = cone->lower[i] = Rational{0, 1};
@@ -175,9 +211,9 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
       return mlir::emitError(scop.getLoc(), "h must be at least 0 (or -1 for "
                                             "the default), got ")
              << request.height;
-    options.sizes = defaultTileSizes(
-        *cone, request.hexDim, model->statementsPerStep,
-        request.gpuSizes ? TileTarget::Gpu : TileTarget::Cpu);
+    options.sizes =
+        defaultTileSizes(*cone, request.hexDim, model->statementsPerStep,
+                         request.gpuSizes ? TileTarget::Gpu : TileTarget::Cpu);
     if (request.height >= 0)
       options.sizes.h = request.height;
     if (request.minParallelTiles > 0 && request.widths.empty())
@@ -201,8 +237,9 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
     if (!hybridTilingIsLegal(model->canonical, *cone, options, all))
       violated = verifySchedule(*schedule, all);
     if (violated)
-      return mlir::emitError(scop.getLoc(), "the tiled schedule violates a dependence, not "
-                            "applied: ")
+      return mlir::emitError(scop.getLoc(),
+                             "the tiled schedule violates a dependence, not "
+                             "applied: ")
              << *violated;
     scop.setSchedule(toString(*schedule));
     if (chosen) {
@@ -212,7 +249,8 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
                             options.sizes.widths.end());
     }
   } catch (const isl::exception &e) {
-    return mlir::emitError(scop.getLoc(), "isl failed while tiling: ") << e.what();
+    return mlir::emitError(scop.getLoc(), "isl failed while tiling: ")
+           << e.what();
   }
   return success();
 }

@@ -783,20 +783,20 @@ static isl::map sameOuterDifferentLast(isl::space space) {
 
 /// `{ P -> [T, p, S_hex, S_others..., t'] }` on the points of phase `p`: the
 /// order in which the schedule tree runs tiles, and steps within a tile.
-static isl::map tileOrderKey(const HybridTiler &tiler, isl::ctx ctx,
-                             unsigned n, unsigned p) {
-  isl::multi_aff key = tiler.timeTile(p)
-                           .flat_range_product(pFunction(ctx, n, {std::to_string(p)}))
-                           .flat_range_product(tiler.spaceTiles(p))
-                           .flat_range_product(tiler.intraTileTime(p));
+static isl::map tileOrderKey(const HybridTiler &tiler, isl::ctx ctx, unsigned n,
+                             unsigned p) {
+  isl::multi_aff key =
+      tiler.timeTile(p)
+          .flat_range_product(pFunction(ctx, n, {std::to_string(p)}))
+          .flat_range_product(tiler.spaceTiles(p))
+          .flat_range_product(tiler.intraTileTime(p));
   return isl::manage(isl_map_from_multi_aff(key.release()))
       .intersect_domain(tiler.phase(p));
 }
 
-bool mlir::stencil::poly::hybridTilingIsLegal(isl::union_map canonical,
-                                              const DependenceCone &cone,
-                                              const HybridTilingOptions &options,
-                                              isl::union_map deps) {
+bool mlir::stencil::poly::hybridTilingIsLegal(
+    isl::union_map canonical, const DependenceCone &cone,
+    const HybridTilingOptions &options, isl::union_map deps) {
   try {
     isl::ctx ctx = canonical.ctx();
     unsigned n = cone.upper.size();
@@ -827,8 +827,9 @@ bool mlir::stencil::poly::hybridTilingIsLegal(isl::union_map canonical,
           isl::manage(isl_set_fix_si(distances.copy(), isl_dim_set, 0, d0));
       if (atD0.is_empty())
         continue;
-      isl::set box = isl::manage(isl_set_fix_si(
-          isl_set_universe(distances.get_space().release()), isl_dim_set, 0, d0));
+      isl::set box = isl::manage(
+          isl_set_fix_si(isl_set_universe(distances.get_space().release()),
+                         isl_dim_set, 0, d0));
       for (unsigned i = 1; i <= n; ++i) {
         isl::val min = atD0.dim_min_val(i), max = atD0.dim_max_val(i);
         if (!min.is_int() || !max.is_int())
@@ -856,10 +857,10 @@ bool mlir::stencil::poly::hybridTilingIsLegal(isl::union_map canonical,
       // The hexagonal tiles of one (T, phase) run in parallel: a dependence
       // stays within one of them.
       isl::map hexTile = isl::manage(isl_map_from_multi_aff(
-                             tiler.timeTile(a)
-                                 .flat_range_product(
-                                     isl::multi_aff(tiler.spaceTiles(a).get_at(0)))
-                                 .release()))
+                                         tiler.timeTile(a)
+                                             .flat_range_product(isl::multi_aff(
+                                                 tiler.spaceTiles(a).get_at(0)))
+                                             .release()))
                              .intersect_domain(tiler.phase(a));
       isl::map pairs = shift.apply_domain(hexTile).apply_range(hexTile);
       if (!pairs.intersect(sameOuterDifferentLast(pairs.get_space().range()))

@@ -152,8 +152,10 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
   std::optional<PromotionMode> promotion;
 
   LogicalResult map(ScopOp scop);
-  void fitTilesToBudget(ScopOp scop, HexTileRequest &sizes);
-  void alignTiles(ScopOp scop, HexTileRequest &sizes);
+  void fitTilesToBudget(ScopOp scop, HexTileRequest &sizes,
+                        HexTileAnalysis &analysis);
+  void alignTiles(ScopOp scop, HexTileRequest &sizes,
+                  HexTileAnalysis &analysis);
   LogicalResult mapCanonical(ScopOp scop, const ScopModel &model);
 
   void runOnOperation() override {
@@ -211,7 +213,8 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
 /// not fit in the shared-memory budget are shrunk until it does, halving
 /// the widest outer width first (the innermost one keeps the warps'
 /// accesses contiguous), as long as the sizes stay valid.
-void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest &sizes) {
+void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest &sizes,
+                                     HexTileAnalysis &analysis) {
   for (int attempt = 0; attempt < 8; ++attempt) {
     IslContext ctx;
     std::string error;
@@ -233,7 +236,7 @@ void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest &sizes) {
     // Invalid sizes end the search with the last valid tiling in place.
     ScopedDiagnosticHandler quiet(scop.getContext(),
                                   [](Diagnostic &) { return success(); });
-    if (failed(hexTileScop(scop, narrower, &narrower)))
+    if (failed(hexTileScop(scop, narrower, &narrower, &analysis)))
       return;
     sizes = narrower;
   }
@@ -243,7 +246,8 @@ void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest &sizes) {
 /// innermost parallelogram tiles so that the loads of the first array start
 /// on 128-byte boundaries (of its rows; the rows themselves are aligned
 /// when the row length is a multiple of 128 bytes).
-void PolyToGpuPass::alignTiles(ScopOp scop, HexTileRequest &sizes) {
+void PolyToGpuPass::alignTiles(ScopOp scop, HexTileRequest &sizes,
+                               HexTileAnalysis &analysis) {
   IslContext ctx;
   std::string error;
   std::optional<ScopModel> model = readScop(ctx, scop, error);
@@ -262,7 +266,7 @@ void PolyToGpuPass::alignTiles(ScopOp scop, HexTileRequest &sizes) {
   translated.offset = offset;
   ScopedDiagnosticHandler quiet(scop.getContext(),
                                 [](Diagnostic &) { return success(); });
-  if (succeeded(hexTileScop(scop, translated, &translated)))
+  if (succeeded(hexTileScop(scop, translated, &translated, &analysis)))
     sizes = translated;
 }
 
@@ -300,13 +304,15 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     if (offset)
       request.offset = offset.getInt();
     HexTileRequest chosen;
-    if (failed(hexTileScop(scop, request, &chosen)))
+    // The model, dependences and cone, once for all the tilings below.
+    HexTileAnalysis analysis;
+    if (failed(hexTileScop(scop, request, &chosen, &analysis)))
       return failure();
     scop->removeAttr(kRetileForGpuAttr);
     if (*promotion != PromotionMode::None && !chosen.widths.empty()) {
-      fitTilesToBudget(scop, chosen);
+      fitTilesToBudget(scop, chosen, analysis);
       if (alignLoads && !offset)
-        alignTiles(scop, chosen);
+        alignTiles(scop, chosen, analysis);
     }
   }
   IslContext ctx;

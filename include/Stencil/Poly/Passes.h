@@ -11,6 +11,8 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <memory>
+
 namespace mlir::stencil::poly {
 
 #define GEN_PASS_DECL
@@ -49,12 +51,25 @@ struct HexTileRequest {
   int64_t offset = 0;
 };
 
+/// What hex-tiling one scop needs besides the sizes, none of which depends
+/// on its current schedule: its polyhedral model, dependences and their
+/// cone. A caller that tiles a scop several times (poly-to-gpu's re-tilings)
+/// passes one to hexTileScop, which fills it on the first call.
+class HexTileAnalysis {
+public:
+  HexTileAnalysis();
+  ~HexTileAnalysis();
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
 /// Hybrid-tiles `scop` (from its canonical schedule, whatever its current
 /// one), verified against its dependences; errors are located diagnostics
 /// and leave the scop as it was. `chosen`, when given, receives the sizes
 /// used (h and widths; unchanged when the scop has no time to tile).
 LogicalResult hexTileScop(ScopOp scop, const HexTileRequest &request,
-                          HexTileRequest *chosen = nullptr);
+                          HexTileRequest *chosen = nullptr,
+                          HexTileAnalysis *analysis = nullptr);
 
 /// The attribute --hex-tile (target=auto, default sizes) leaves on a scop so
 /// that poly-to-gpu tiles it again with the GPU's sizes: a dictionary of
