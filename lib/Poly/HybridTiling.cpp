@@ -735,7 +735,6 @@ std::optional<isl::schedule> mlir::stencil::poly::buildHybridSchedule(
 // Verification
 //===----------------------------------------------------------------------===//
 
-
 /// The pairs of `deps` whose images under `f` (an instance-to-vector
 /// function) are related by `order(space)`, a relation on f's range space;
 /// nothing if two related instances map to different spaces.
