@@ -129,6 +129,7 @@ struct HexTileAnalysis::Impl {
   std::optional<ScopModel> model;
   isl::union_map deps;
   std::optional<DependenceCone> cone;
+  std::optional<isl::set> distanceBoxes; // for hybridTilingIsLegal
   bool timeToTile = false;
 };
 
@@ -163,6 +164,8 @@ static LogicalResult analyze(ScopOp scop, HexTileAnalysis::Impl &analysis) {
         computeDependenceCone(analysis.deps, model.canonical, n, error);
     if (!analysis.cone)
       return mlir::emitError(scop.getLoc(), "cannot hex-tile: ") << error;
+    analysis.distanceBoxes =
+        dependenceDistanceBoxes(model.canonical, n, analysis.deps);
   } catch (const isl::exception &e) {
     return mlir::emitError(scop.getLoc(), "isl failed while tiling: ")
            << e.what();
@@ -234,7 +237,7 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
     // The cheap proof first; the tree check decides, and names the
     // violated dependence, only when the proof does not go through.
     std::optional<std::string> violated;
-    if (!hybridTilingIsLegal(model->canonical, *cone, options, all))
+    if (!hybridTilingIsLegal(analysis.impl->distanceBoxes, *cone, options))
       violated = verifySchedule(*schedule, all);
     if (violated)
       return mlir::emitError(scop.getLoc(),

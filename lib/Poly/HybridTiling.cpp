@@ -793,24 +793,26 @@ static isl::map tileOrderKey(const HybridTiler &tiler, isl::ctx ctx, unsigned n,
       .intersect_domain(tiler.phase(p));
 }
 
-bool mlir::stencil::poly::hybridTilingIsLegal(
-    isl::union_map canonical, const DependenceCone &cone,
-    const HybridTilingOptions &options, isl::union_map deps) {
+std::optional<isl::set>
+mlir::stencil::poly::dependenceDistanceBoxes(isl::union_map canonical,
+                                             unsigned numSpaceDims,
+                                             isl::union_map deps) {
   try {
-    isl::ctx ctx = canonical.ctx();
-    unsigned n = cone.upper.size();
     std::string error;
     std::optional<isl::union_pw_multi_aff> canon =
-        affineCanonical(canonical, n, error);
-    if (!canon || checkTileSizes(cone, options))
-      return false;
+        affineCanonical(canonical, numSpaceDims, error);
+    if (!canon)
+      return std::nullopt;
     isl::union_map toP =
         isl::manage(isl_union_map_from_union_pw_multi_aff(canon->release()));
     isl::union_map onP = deps.apply_domain(toP).apply_range(toP);
-    if (onP.is_empty())
-      return true;
+    if (onP.is_empty()) {
+      isl::space space = isl::manage(isl_space_set_alloc(
+          canonical.ctx().get(), 0, 1 + numSpaceDims));
+      return isl::set::empty(space);
+    }
     if (isl_union_map_n_map(onP.get()) != 1)
-      return false;
+      return std::nullopt;
     // Every distance of a dependence, for any parameter values, widened to
     // a box per time distance: the tiles are shaped by a cone that bounds
     // each space dimension separately, so a legal tiling stays legal for
@@ -819,7 +821,7 @@ bool mlir::stencil::poly::hybridTilingIsLegal(
         isl_map_deltas(isl_map_from_union_map(onP.release()))));
     isl::val lo = distances.dim_min_val(0), hi = distances.dim_max_val(0);
     if (!lo.is_int() || !hi.is_int() || hi.sub(lo).get_num_si() > 64)
-      return false;
+      return std::nullopt;
     isl::set boxes = isl::set::empty(distances.get_space());
     for (int64_t d0 = lo.get_num_si(); d0 <= hi.get_num_si(); ++d0) {
       isl::set atD0 =
@@ -829,10 +831,10 @@ bool mlir::stencil::poly::hybridTilingIsLegal(
       isl::set box = isl::manage(
           isl_set_fix_si(isl_set_universe(distances.get_space().release()),
                          isl_dim_set, 0, d0));
-      for (unsigned i = 1; i <= n; ++i) {
+      for (unsigned i = 1; i <= numSpaceDims; ++i) {
         isl::val min = atD0.dim_min_val(i), max = atD0.dim_max_val(i);
         if (!min.is_int() || !max.is_int())
-          return false;
+          return std::nullopt;
         box = isl::manage(isl_set_lower_bound_si(box.release(), isl_dim_set, i,
                                                  min.get_num_si()));
         box = isl::manage(isl_set_upper_bound_si(box.release(), isl_dim_set, i,
@@ -840,7 +842,23 @@ bool mlir::stencil::poly::hybridTilingIsLegal(
       }
       boxes = boxes.unite(box);
     }
-    isl::map shift = boxes.translation();
+    return boxes;
+  } catch (const isl::exception &) {
+    return std::nullopt;
+  }
+}
+
+bool mlir::stencil::poly::hybridTilingIsLegal(
+    const std::optional<isl::set> &distanceBoxes, const DependenceCone &cone,
+    const HybridTilingOptions &options) {
+  if (!distanceBoxes || checkTileSizes(cone, options))
+    return false;
+  try {
+    if (distanceBoxes->is_empty())
+      return true;
+    isl::ctx ctx = distanceBoxes->ctx();
+    unsigned n = cone.upper.size();
+    isl::map shift = distanceBoxes->translation();
     HybridTiler tiler(ctx, cone, options);
     isl::map key[2] = {tileOrderKey(tiler, ctx, n, 0),
                        tileOrderKey(tiler, ctx, n, 1)};
@@ -870,6 +888,14 @@ bool mlir::stencil::poly::hybridTilingIsLegal(
   } catch (const isl::exception &) {
     return false;
   }
+}
+
+bool mlir::stencil::poly::hybridTilingIsLegal(
+    isl::union_map canonical, const DependenceCone &cone,
+    const HybridTilingOptions &options, isl::union_map deps) {
+  return hybridTilingIsLegal(
+      dependenceDistanceBoxes(canonical, cone.upper.size(), deps), cone,
+      options);
 }
 
 std::optional<std::string>

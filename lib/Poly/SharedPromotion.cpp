@@ -161,41 +161,96 @@ SmallVector<ArrayInfo> arraysOf(ScopOp scop) {
   return arrays;
 }
 
-/// The box `{ P -> x : offset(P) <= x < offset(P) + size }`.
-isl::map boxRelation(const isl::fixed_box &box) {
-  isl::multi_aff lower = box.offset();
-  isl::multi_aff upper = lower.add_constant(box.size()).add_constant(
-      isl::val::negone(lower.ctx()));
-  isl::map universe = isl::map::universe(lower.space());
-  return universe.lower_bound(isl::multi_pw_aff(lower))
-      .upper_bound(isl::multi_pw_aff(upper));
+/// A box `{ P -> x : offset(P) <= x < offset(P) + size }`.
+struct TileBox {
+  isl::multi_aff offset;
+  isl::multi_val size;
+
+  isl::map relation() const {
+    isl::multi_aff upper =
+        offset.add_constant(size).add_constant(isl::val::negone(offset.ctx()));
+    return isl::map::universe(offset.space())
+        .lower_bound(isl::multi_pw_aff(offset))
+        .upper_bound(isl::multi_pw_aff(upper));
+  }
+};
+
+bool dependsOnTile(const isl::multi_aff &offset) {
+  unsigned n = unsigned(isl_multi_aff_dim(offset.get(), isl_dim_in));
+  return isl_multi_aff_involves_dims(offset.get(), isl_dim_in, 0, n) ==
+         isl_bool_true;
 }
 
-/// Sets `fp` to the box of the union of `boxes` when their offsets differ
-/// by constants; false, leaving it, when some differ by more.
-bool joinBoxes(ArrayRef<isl::fixed_box> boxes, int64_t elementBytes,
+/// The box of `tileToInstance`'s range (a statement's instances in tile P)
+/// whose offset is `base` (a box offset of another statement, in the same
+/// coordinates) plus constants: their range is that of x - base(P) over
+/// the relation. Nothing when it is unbounded.
+std::optional<TileBox> boxAlong(const isl::map &tileToInstance,
+                                const isl::multi_aff &base) {
+  isl::multi_aff offset = isl::manage(isl_multi_aff_set_tuple_id(
+      base.copy(), isl_dim_out,
+      isl_map_get_tuple_id(tileToInstance.get(), isl_dim_out)));
+  // x - base(P) on the pairs (P, x), bounded by integer programs over
+  // them (projecting P out first is far slower).
+  isl::set pairs = tileToInstance.wrap();
+  isl::space pairSpace = tileToInstance.space();
+  isl::multi_aff instance = isl::manage(
+      isl_multi_aff_range_map(pairSpace.copy()));
+  isl::multi_aff tile = isl::manage(isl_multi_aff_domain_map(pairSpace.copy()));
+  isl::multi_aff deviation = instance.sub(offset.pullback(tile));
+  isl::multi_val low = isl::multi_val::zero(offset.space().range());
+  isl::multi_val size = low;
+  for (unsigned d = 0; d < unsigned(offset.size()); ++d) {
+    isl::aff component = deviation.at(d);
+    isl::val lo = isl::manage(isl_set_min_val(pairs.get(), component.get()));
+    isl::val hi = isl::manage(isl_set_max_val(pairs.get(), component.get()));
+    if (!lo.is_int() || !hi.is_int())
+      return std::nullopt;
+    low = low.set_at(d, lo);
+    size = size.set_at(d, hi.sub(lo).add(isl::val::one(lo.ctx())));
+  }
+  return TileBox{offset.add_constant(low), size};
+}
+
+/// One statement's image of its instance box in an array, and the box of
+/// that image.
+struct FootprintPart {
+  isl::map image;
+  TileBox box;
+};
+
+/// Sets `fp` to the box of the union of `parts`: their boxes, those whose
+/// offsets differ from the first tile-dependent one by more than constants
+/// moved onto it (boxAlong). False, leaving `fp`, when one cannot be.
+bool joinBoxes(ArrayRef<FootprintPart> parts, int64_t elementBytes,
                Footprint &fp) {
-  isl::multi_aff first = anonymousRange(boxes.front().offset());
-  unsigned dims = unsigned(first.size());
+  const TileBox *base = &parts.front().box;
+  for (const FootprintPart &part : parts)
+    if (dependsOnTile(part.box.offset)) {
+      base = &part.box;
+      break;
+    }
+  isl::multi_aff baseOffset = anonymousRange(base->offset);
+  unsigned dims = unsigned(baseOffset.size());
   SmallVector<int64_t> lo(dims, std::numeric_limits<int64_t>::max());
   SmallVector<int64_t> hi(dims, std::numeric_limits<int64_t>::min());
-  for (const isl::fixed_box &box : boxes) {
-    isl::multi_aff delta = anonymousRange(box.offset()).sub(first);
-    isl::multi_val size = box.size();
+  for (const FootprintPart &part : parts) {
+    std::optional<TileBox> box = part.box;
+    if (dependsOnTile(anonymousRange(box->offset).sub(baseOffset)))
+      box = boxAlong(part.image, baseOffset);
+    if (!box)
+      return false;
+    isl::multi_aff delta = anonymousRange(box->offset).sub(baseOffset);
     for (unsigned d = 0; d < dims; ++d) {
-      isl::aff component = delta.at(d);
-      if (!component.is_cst())
-        return false;
-      int64_t c = component.constant_val().get_num_si();
+      int64_t c = delta.at(d).constant_val().get_num_si();
       lo[d] = std::min(lo[d], c);
-      hi[d] = std::max(hi[d], c + size.at(d).get_num_si());
+      hi[d] = std::max(hi[d], c + box->size.at(d).get_num_si());
     }
   }
-  isl::multi_val shift =
-      isl::multi_val::zero(boxes.front().offset().space().range());
+  isl::multi_val shift = isl::multi_val::zero(base->offset.space().range());
   for (unsigned d = 0; d < dims; ++d)
-    shift = shift.set_at(d, isl::val(first.ctx(), lo[d]));
-  fp.offset = boxes.front().offset().add_constant(shift);
+    shift = shift.set_at(d, isl::val(baseOffset.ctx(), lo[d]));
+  fp.offset = base->offset.add_constant(shift);
   fp.bytes = elementBytes;
   for (unsigned d = 0; d < dims; ++d) {
     fp.shape.push_back(hi[d] - lo[d]);
@@ -216,8 +271,8 @@ bool joinBoxes(ArrayRef<isl::fixed_box> boxes, int64_t elementBytes,
 /// boxes, and the image of a box under a translation or projection (every
 /// stencil access) is the bounding box of the image. isl's box of the
 /// whole image, the instances projected out, costs 10-20x more (elastic
-/// 3D: 1 s per kernel); it stays the answer where the parts' offsets
-/// differ by more than constants.
+/// 3D: 1 s per kernel); it stays the answer where the parts cannot be
+/// joined.
 llvm::StringMap<Footprint> footprintsAt(isl::schedule_node band,
                                         const ScopModel &model,
                                         ArrayRef<ArrayInfo> arrays,
@@ -231,29 +286,40 @@ llvm::StringMap<Footprint> footprintsAt(isl::schedule_node band,
   tileOf = isl::union_map::from(band.prefix_schedule_union_pw_multi_aff())
                .intersect_domain(reaching);
   isl::union_map accesses = model.reads.unite(model.writes);
-  // Per array, the boxes of the statements' images of their instance boxes.
-  llvm::StringMap<SmallVector<isl::fixed_box>> parts;
-  llvm::StringSet<> exact; // arrays whose parts do not all have a box
+  // Per statement, the box of its instances in a tile, all offset alike
+  // (one statement's offset plus constants) so that their images join: a
+  // statement that meets few tiles of a small domain may have a box pinned
+  // to the domain instead, which is moved onto the common offset.
   isl::map_list instances = tileOf.reverse().map_list();
+  SmallVector<std::optional<TileBox>> instanceBoxes;
+  std::optional<isl::multi_aff> base;
+  for (unsigned i = 0; i < instances.size(); ++i) {
+    isl::fixed_box box = instances.at(i).get_range_simple_fixed_box_hull();
+    instanceBoxes.push_back(box.is_valid() ? std::optional<TileBox>(TileBox{
+                                                 box.offset(), box.size()})
+                                           : std::nullopt);
+    if (box.is_valid() && !base && dependsOnTile(box.offset()))
+      base = anonymousRange(box.offset());
+  }
+  llvm::StringMap<SmallVector<FootprintPart>> parts;
+  llvm::StringSet<> exact; // arrays whose parts do not all have a box
   for (unsigned i = 0; i < instances.size(); ++i) {
     isl::map tileToInstance = instances.at(i);
-    isl::fixed_box instanceBox =
-        tileToInstance.get_range_simple_fixed_box_hull();
+    std::optional<TileBox> &box = instanceBoxes[i];
+    if (box && base && dependsOnTile(anonymousRange(box->offset).sub(*base)))
+      box = boxAlong(tileToInstance, *base);
     isl::union_map statementAccesses = accesses.intersect_domain(
         isl::union_set(isl::set::universe(tileToInstance.range().space())));
-    for (auto &[array, image] : byRangeName(
-             isl::union_map(instanceBox.is_valid()
-                                ? boxRelation(instanceBox)
-                                : tileToInstance)
-                 .apply_range(statementAccesses))) {
-      isl::fixed_box box =
-          instanceBox.is_valid()
-              ? image.get_range_simple_fixed_box_hull()
-              : isl::fixed_box();
-      if (box.is_null() || !box.is_valid())
+    for (auto &[array, image] :
+         byRangeName(isl::union_map(box ? box->relation() : tileToInstance)
+                         .apply_range(statementAccesses))) {
+      isl::fixed_box imageBox =
+          box ? image.get_range_simple_fixed_box_hull() : isl::fixed_box();
+      if (imageBox.is_null() || !imageBox.is_valid())
         exact.insert(array);
       else
-        parts[array].push_back(box);
+        parts[array].push_back(
+            {image, TileBox{imageBox.offset(), imageBox.size()}});
     }
   }
   llvm::StringMap<isl::map> touched;

@@ -131,15 +131,28 @@ buildHybridSchedule(isl::union_set domain, isl::union_map canonical,
                     const DependenceCone &cone,
                     const HybridTilingOptions &options, std::string &error);
 
-/// Proves the hybrid tiling of `options` legal for `deps` without building
-/// its schedule tree: on the points of P, for every distance a dependence
-/// has (over all parameter values, widened to a box per time distance),
-/// the tile order [T, phase, S_hex, S_others, t'] of the target is after
-/// the source's, and source and target share a hexagonal tile when they
-/// share a (T, phase). Exact for an unbounded domain, which implies the
-/// bounded one; false when it cannot prove it (then verifySchedule decides
-/// on the tree and names the violated dependence). One emptiness test per
-/// pair of phases instead of one per pair of dependent statements.
+/// The distances of `deps` on the points of P (canonical time, space),
+/// over all parameter values, widened to a box per time distance: what
+/// hybridTilingIsLegal checks a tiling against, the same for every tile
+/// size. Nothing when they are unbounded or not all on one space of P.
+std::optional<isl::set> dependenceDistanceBoxes(isl::union_map canonical,
+                                                unsigned numSpaceDims,
+                                                isl::union_map deps);
+
+/// Proves the hybrid tiling of `options` legal for the dependences whose
+/// distances `distanceBoxes` holds (dependenceDistanceBoxes) without
+/// building its schedule tree: on the points of P, for every distance, the
+/// tile order [T, phase, S_hex, S_others, t'] of the target is after the
+/// source's, and source and target share a hexagonal tile when they share a
+/// (T, phase). Exact for an unbounded domain, which implies the bounded
+/// one; false when it cannot prove it (then verifySchedule decides on the
+/// tree and names the violated dependence). One emptiness test per pair of
+/// phases instead of one per pair of dependent statements.
+bool hybridTilingIsLegal(const std::optional<isl::set> &distanceBoxes,
+                         const DependenceCone &cone,
+                         const HybridTilingOptions &options);
+/// The same for the dependences `deps` of a program with schedule
+/// `canonical`.
 bool hybridTilingIsLegal(isl::union_map canonical, const DependenceCone &cone,
                          const HybridTilingOptions &options,
                          isl::union_map deps);
