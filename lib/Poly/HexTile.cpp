@@ -130,11 +130,16 @@ struct HexTileAnalysis::Impl {
   isl::union_map deps;
   std::optional<DependenceCone> cone;
   std::optional<isl::set> distanceBoxes; // for hybridTilingIsLegal
+  bool tiled = false; // model->schedule is the scop's current one
   bool timeToTile = false;
 };
 
 HexTileAnalysis::HexTileAnalysis() = default;
 HexTileAnalysis::~HexTileAnalysis() = default;
+
+const ScopModel *HexTileAnalysis::tiledModel() const {
+  return impl && impl->tiled ? &*impl->model : nullptr;
+}
 
 /// Fills `analysis` for `scop`; a located error when it cannot be tiled.
 static LogicalResult analyze(ScopOp scop, HexTileAnalysis::Impl &analysis) {
@@ -245,6 +250,8 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
                              "applied: ")
              << *violated;
     scop.setSchedule(toString(*schedule));
+    analysis.impl->model->schedule = *schedule;
+    analysis.impl->tiled = true;
     if (chosen) {
       *chosen = request;
       chosen->height = options.sizes.h;

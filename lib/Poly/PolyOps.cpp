@@ -4,6 +4,10 @@
 #include "Stencil/Poly/IslContext.h"
 
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/xxhash.h"
+
+#include <mutex>
 
 using namespace mlir;
 using namespace mlir::stencil::poly;
@@ -20,10 +24,31 @@ void PolyDialect::initialize() {
 #define GET_OP_CLASSES
 #include "Stencil/Poly/PolyOps.cpp.inc"
 
-LogicalResult ScopOp::verify() {
+/// Whether `text` parses as an isl schedule, remembering the texts that do:
+/// the verifier runs after every pass, a tiled program's schedule text is
+/// tens of kilobytes, and most passes leave it as it is.
+static bool parsesAsSchedule(StringRef text, std::string &error) {
+  static std::mutex mutex;
+  static llvm::DenseSet<std::pair<uint64_t, size_t>> parsed;
+  std::pair<uint64_t, size_t> key = {llvm::xxh3_64bits(text), text.size()};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (parsed.contains(key))
+      return true;
+  }
   IslContext ctx;
+  if (!parseIsl<isl::schedule>(ctx, text, error))
+    return false;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (parsed.size() >= 4096)
+    parsed.clear();
+  parsed.insert(key);
+  return true;
+}
+
+LogicalResult ScopOp::verify() {
   std::string error;
-  if (!parseIsl<isl::schedule>(ctx, getSchedule(), error))
+  if (!parsesAsSchedule(getSchedule(), error))
     return emitOpError("has an invalid schedule: ") << error;
   if (getResultArrays().size() != getNumResults() ||
       getResultOffsets().size() != getNumResults())

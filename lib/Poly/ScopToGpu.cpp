@@ -216,9 +216,7 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
 void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest &sizes,
                                      HexTileAnalysis &analysis) {
   for (int attempt = 0; attempt < 8; ++attempt) {
-    IslContext ctx;
-    std::string error;
-    std::optional<ScopModel> model = readScop(ctx, scop, error);
+    const ScopModel *model = analysis.tiledModel();
     if (!model)
       return;
     int64_t bytes = hybridTileFootprintBytes(scop, *model);
@@ -248,9 +246,7 @@ void PolyToGpuPass::fitTilesToBudget(ScopOp scop, HexTileRequest &sizes,
 /// when the row length is a multiple of 128 bytes).
 void PolyToGpuPass::alignTiles(ScopOp scop, HexTileRequest &sizes,
                                HexTileAnalysis &analysis) {
-  IslContext ctx;
-  std::string error;
-  std::optional<ScopModel> model = readScop(ctx, scop, error);
+  const ScopModel *model = analysis.tiledModel();
   if (!model)
     return;
   constexpr int64_t kCacheLineBytes = 128;

@@ -51,6 +51,8 @@ struct HexTileRequest {
   int64_t offset = 0;
 };
 
+struct ScopModel;
+
 /// What hex-tiling one scop needs besides the sizes, none of which depends
 /// on its current schedule: its polyhedral model, dependences and their
 /// cone. A caller that tiles a scop several times (poly-to-gpu's re-tilings)
@@ -59,6 +61,9 @@ class HexTileAnalysis {
 public:
   HexTileAnalysis();
   ~HexTileAnalysis();
+  /// The scop's model with the schedule hexTileScop set last (so that a
+  /// caller need not parse it back); null before the first tiling.
+  const ScopModel *tiledModel() const;
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
