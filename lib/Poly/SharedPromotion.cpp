@@ -13,9 +13,10 @@
 //         barrier_out                        before the next tile's copy-in
 //
 // The footprint of a tile is the image of the tile's instances under the
-// accesses, as a function of the tile coordinates; isl's simple fixed box
-// hull of it gives per array dimension an affine offset and a constant size
-// (PPCG's design; thesis sec. 5.3.1). Rotating buffers keep their buffer
+// accesses, as a function of the tile coordinates; a box holds it, per
+// array dimension an affine offset and a constant size (PPCG's design;
+// thesis sec. 5.3.1), built from isl's simple fixed box hulls statement by
+// statement (footprintsAt). Rotating buffers keep their buffer
 // subscript as the box's first dimension, so a tile holds every time level
 // its statements need. Copy-in loads the whole box (clipped to the array),
 // the threads cyclic over it with the innermost dimension on x (coalesced);
