@@ -251,6 +251,8 @@ bool joinBoxes(ArrayRef<FootprintPart> parts, int64_t elementBytes,
   isl::multi_val shift = isl::multi_val::zero(base->offset.space().range());
   for (unsigned d = 0; d < dims; ++d)
     shift = shift.set_at(d, isl::val(baseOffset.ctx(), lo[d]));
+  // (Not clipped to the array: the offset of a tile at the array's border
+  // may lie outside it.)
   fp.offset = base->offset.add_constant(shift);
   fp.bytes = elementBytes;
   for (unsigned d = 0; d < dims; ++d) {
@@ -336,21 +338,11 @@ llvm::StringMap<Footprint> footprintsAt(isl::schedule_node band,
     if (touched.empty())
       touched = byRangeName(tileOf.reverse().apply_range(
           accesses.intersect_domain(reaching)));
-    isl::fixed_box box =
-        touched.find(array.name)->second.get_range_simple_fixed_box_hull();
-    if (!box.is_valid())
-      continue;
-    fp.offset = box.offset();
-    isl::multi_val size = box.size();
-    fp.bytes = array.elementBytes;
-    fp.shape.clear();
-    // (Not clipped to the array: the offset of a tile at the array's
-    // border may lie outside it.)
-    for (unsigned d = 0; d < size.size(); ++d) {
-      fp.shape.push_back(size.at(d).get_num_si());
-      fp.bytes *= fp.shape.back();
-    }
-    fp.valid = true;
+    isl::map image = touched.find(array.name)->second;
+    isl::fixed_box box = image.get_range_simple_fixed_box_hull();
+    if (box.is_valid())
+      joinBoxes({{image, TileBox{box.offset(), box.size()}}},
+                array.elementBytes, fp);
   }
   return footprints;
 }
