@@ -132,6 +132,10 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
   // by a constant vector (the neighbours of a stencil point); the others are
   // that access plus their offset. This keeps isl's simplification (of the
   // buffer subscript too) and saves most of its work on wide stencils.
+  // Groups are found on the global accesses (one affine piece each): a
+  // promoted access is its global one minus the tile's buffer offset, so two
+  // of them differ by what their global accesses differ by, and only the
+  // first access of a group is rewritten to the buffer (a piecewise map).
   struct AccessRef {
     unsigned built;                // index into StatementAccesses::accesses
     SmallVector<int64_t> offset;   // added to its subscripts
@@ -149,13 +153,14 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
       for (Attribute read : stmt.getReads())
         texts.push_back(cast<StringAttr>(read).getValue());
       SmallVector<std::string> builtArray;
+      SmallVector<isl::pw_multi_aff> builtGlobal;
       // Write-through (promote=interleaved): the write goes to the shared
       // buffer and, as the last access, to the array.
       bool globalWriteToo = false;
       if (writeThrough && sharedAccesses) {
         isl::map write(ctx, texts.front().str());
         globalWriteToo =
-            !sharedAccesses->rewrite(write.as_pw_multi_aff()).is_null();
+            sharedAccesses->promotes(a.name, write.range_tuple_id().name());
         if (globalWriteToo)
           texts.push_back(texts.front());
       }
@@ -164,26 +169,26 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
         std::string array = map.range_tuple_id().name();
         isl::pw_multi_aff access = map.as_pw_multi_aff();
         bool global = globalWriteToo && t + 1 == texts.size();
-        if (sharedAccesses && !global) {
-          isl::pw_multi_aff local = sharedAccesses->rewrite(access);
-          if (!local.is_null()) {
-            access = local;
-            array = sharedArrayName(array);
-          }
-        }
+        bool promoted =
+            sharedAccesses && !global && sharedAccesses->promotes(a.name, array);
+        if (promoted)
+          array = sharedArrayName(array);
         arrayOf[a.name].push_back(array);
         std::optional<AccessRef> ref;
-        for (unsigned b = 0; b < a.accesses.size() && !ref; ++b) {
+        for (unsigned b = 0; b < builtGlobal.size() && !ref; ++b) {
           if (builtArray[b] != array)
             continue;
-          isl::pw_multi_aff diff = access.sub(a.accesses[b]);
+          isl::pw_multi_aff diff = access.sub(builtGlobal[b]);
+          // The buffer's first subscript is the kernel, the same for both.
           AccessRef candidate{b, {}};
+          if (promoted)
+            candidate.offset.push_back(0);
           unsigned dims = outputDims(diff);
           for (unsigned d = 0; d < dims; ++d) {
             // One constant on the whole domain: isl_pw_aff_is_cst only says
-            // that each piece is constant, and the pieces of a promoted
-            // access (one per kernel) may differ (the time level of a
-            // rotating buffer: +1 in one kernel, -1 in the other).
+            // that each piece is constant, and the pieces may differ (the
+            // time level of a rotating buffer: +1 in one step, -2 in the
+            // next).
             isl::pw_aff delta = diff.at(d);
             if (isl_pw_aff_is_cst(delta.get()) != isl_bool_true)
               break;
@@ -192,10 +197,13 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
               break;
             candidate.offset.push_back(lo.get_num_si());
           }
-          if (candidate.offset.size() == dims)
+          if (candidate.offset.size() == dims + (promoted ? 1 : 0))
             ref = candidate;
         }
         if (!ref) {
+          builtGlobal.push_back(access);
+          if (promoted)
+            access = sharedAccesses->rewrite(access);
           ref = AccessRef{unsigned(a.accesses.size()),
                           SmallVector<int64_t>(outputDims(access), 0)};
           a.accesses.push_back(access);

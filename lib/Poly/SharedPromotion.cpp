@@ -813,6 +813,19 @@ SharedAccessMap::SharedAccessMap(isl::schedule schedule,
         isl::manage(isl_schedule_node_get_domain(mark.get()))));
 }
 
+bool SharedAccessMap::promotes(StringRef statement, StringRef array) const {
+  for (const SharedBuffer &buffer : buffers) {
+    if (buffer.array != array || buffer.kernel >= tileOf.size())
+      continue;
+    isl::pw_multi_aff_list list = tileOf[buffer.kernel].pw_multi_aff_list();
+    for (unsigned i = 0; i < list.size(); ++i)
+      if (statement ==
+          isl_pw_multi_aff_get_tuple_name(list.at(i).get(), isl_dim_in))
+        return true;
+  }
+  return false;
+}
+
 isl::pw_multi_aff SharedAccessMap::rewrite(isl::pw_multi_aff access) const {
   const char *rangeName = isl_pw_multi_aff_get_tuple_name(access.get(), isl_dim_out);
   std::string array = rangeName ? rangeName : "";

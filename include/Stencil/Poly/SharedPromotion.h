@@ -121,6 +121,9 @@ public:
   /// array: `sharedArrayName(array)[kernel, l...]`, one piece per kernel.
   /// Null when the array is not promoted.
   isl::pw_multi_aff rewrite(isl::pw_multi_aff access) const;
+  /// Whether `rewrite` moves the accesses of `statement` to `array` into a
+  /// buffer: a kernel promotes the array and holds instances of `statement`.
+  bool promotes(StringRef statement, StringRef array) const;
   /// The number of "shared" marks (kernels) in the tree.
   unsigned numKernels() const { return tileOf.size(); }
 
