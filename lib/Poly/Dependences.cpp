@@ -178,3 +178,41 @@ struct PolyPrintDependencesPass
 };
 
 } // namespace
+
+LogicalResult mlir::stencil::poly::analyzeTimeLoop(isl::ctx ctx, ScopOp scop,
+                                                   StringRef tiling,
+                                                   TimeLoopAnalysis &analysis) {
+  std::string error;
+  analysis.model = readScop(ctx, scop, error);
+  try {
+    if (!analysis.model)
+      return mlir::emitError(scop.getLoc(), "cannot read the polyhedral form: ")
+             << error;
+    const ScopModel &model = *analysis.model;
+    unsigned n = model.numSpaceDims;
+    if (n == 0)
+      return mlir::emitError(scop.getLoc(), "cannot ")
+             << tiling << " a region without space dimensions";
+    // A single sweep (only t = 0) has no time to tile.
+    std::string space;
+    for (unsigned d = 1; d <= n; ++d)
+      space += ", x" + std::to_string(d);
+    isl::union_set later =
+        model.domain.apply(model.canonical)
+            .intersect(isl::union_set(isl::set(
+                ctx, "{ [x0" + space + "] : x0 >= " +
+                         std::to_string(model.statementsPerStep) + " }")));
+    analysis.timeToTile = !later.is_empty();
+    if (!analysis.timeToTile)
+      return success();
+    analysis.deps = computeDependences(model).all();
+    analysis.cone =
+        computeDependenceCone(analysis.deps, model.canonical, n, error);
+    if (!analysis.cone)
+      return mlir::emitError(scop.getLoc(), "cannot ") << tiling << ": " << error;
+  } catch (const isl::exception &e) {
+    return mlir::emitError(scop.getLoc(), "isl failed while tiling: ")
+           << e.what();
+  }
+  return success();
+}

@@ -46,14 +46,6 @@ struct HexTilePass : mlir::stencil::poly::impl::HexTileBase<HexTilePass> {
   }
 };
 
-/// ", x1, ..., xn"
-std::string spaceVars(unsigned n) {
-  std::string s;
-  for (unsigned d = 1; d <= n; ++d)
-    s += ", x" + std::to_string(d);
-  return s;
-}
-
 LogicalResult HexTilePass::tile(ScopOp scop) {
   if (target != "cpu" && target != "gpu" && target != "auto")
     return mlir::emitError(scop.getLoc(),
@@ -126,56 +118,16 @@ static void narrowHexagons(const ScopModel &model, const DependenceCone &cone,
 
 struct HexTileAnalysis::Impl {
   IslContext ctx; // first: outlives the isl objects below
-  std::optional<ScopModel> model;
-  isl::union_map deps;
-  std::optional<DependenceCone> cone;
+  TimeLoopAnalysis loop;
   std::optional<isl::set> distanceBoxes; // for hybridTilingIsLegal
-  bool tiled = false; // model->schedule is the scop's current one
-  bool timeToTile = false;
+  bool tiled = false; // loop.model->schedule is the scop's current one
 };
 
 HexTileAnalysis::HexTileAnalysis() = default;
 HexTileAnalysis::~HexTileAnalysis() = default;
 
 const ScopModel *HexTileAnalysis::tiledModel() const {
-  return impl && impl->tiled ? &*impl->model : nullptr;
-}
-
-/// Fills `analysis` for `scop`; a located error when it cannot be tiled.
-static LogicalResult analyze(ScopOp scop, HexTileAnalysis::Impl &analysis) {
-  isl::ctx ctx = analysis.ctx;
-  std::string error;
-  analysis.model = readScop(ctx, scop, error);
-  try {
-    if (!analysis.model)
-      return mlir::emitError(scop.getLoc(), "cannot read the polyhedral form: ")
-             << error;
-    const ScopModel &model = *analysis.model;
-    unsigned n = model.numSpaceDims;
-    if (n == 0)
-      return mlir::emitError(
-          scop.getLoc(), "cannot hex-tile a region without space dimensions");
-    // A single sweep (only t = 0) has no time to tile.
-    isl::union_set later =
-        model.domain.apply(model.canonical)
-            .intersect(isl::union_set(isl::set(
-                ctx, "{ [x0" + spaceVars(n) + "] : x0 >= " +
-                         std::to_string(model.statementsPerStep) + " }")));
-    analysis.timeToTile = !later.is_empty();
-    if (!analysis.timeToTile)
-      return success();
-    analysis.deps = computeDependences(model).all();
-    analysis.cone =
-        computeDependenceCone(analysis.deps, model.canonical, n, error);
-    if (!analysis.cone)
-      return mlir::emitError(scop.getLoc(), "cannot hex-tile: ") << error;
-    analysis.distanceBoxes =
-        dependenceDistanceBoxes(model.canonical, n, analysis.deps);
-  } catch (const isl::exception &e) {
-    return mlir::emitError(scop.getLoc(), "isl failed while tiling: ")
-           << e.what();
-  }
-  return success();
+  return impl && impl->tiled ? &*impl->loop.model : nullptr;
 }
 
 LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
@@ -186,15 +138,19 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
   HexTileAnalysis &analysis = cached ? *cached : local;
   if (!analysis.impl) {
     auto impl = std::make_unique<HexTileAnalysis::Impl>();
-    if (failed(analyze(scop, *impl)))
+    TimeLoopAnalysis &loop = impl->loop;
+    if (failed(analyzeTimeLoop(impl->ctx, scop, "hex-tile", loop)))
       return failure();
+    if (loop.timeToTile)
+      impl->distanceBoxes = dependenceDistanceBoxes(
+          loop.model->canonical, loop.model->numSpaceDims, loop.deps);
     analysis.impl = std::move(impl);
   }
-  if (!analysis.impl->timeToTile)
+  if (!analysis.impl->loop.timeToTile)
     return success();
-  const ScopModel *model = &*analysis.impl->model;
-  isl::union_map all = analysis.impl->deps;
-  std::optional<DependenceCone> cone = analysis.impl->cone;
+  const ScopModel *model = &*analysis.impl->loop.model;
+  isl::union_map all = analysis.impl->loop.deps;
+  std::optional<DependenceCone> cone = analysis.impl->loop.cone;
   std::string error;
   try {
     unsigned n = model->numSpaceDims;
@@ -250,7 +206,7 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
                              "applied: ")
              << *violated;
     scop.setSchedule(toString(*schedule));
-    analysis.impl->model->schedule = *schedule;
+    analysis.impl->loop.model->schedule = *schedule;
     analysis.impl->tiled = true;
     if (chosen) {
       *chosen = request;

@@ -54,6 +54,7 @@ static int64_t floorDiv(int64_t a, int64_t b) {
 static int64_t ceilDiv(int64_t a, int64_t b) { return -floorDiv(-a, b); }
 
 int64_t Rational::floorTimes(int64_t k) const { return floorDiv(num * k, den); }
+int64_t Rational::ceilTimes(int64_t k) const { return ceilDiv(num * k, den); }
 
 std::string Rational::str() const {
   if (den == 1)
@@ -204,12 +205,10 @@ static std::string describeSamplePair(isl::union_map rel) {
   return s;
 }
 
-/// The canonical schedule S_k[t, s] -> [K*t + k, s] of every statement as
-/// one affine function over the statement's whole space: the ideal tile
-/// shapes of isolateFullTiles look beyond the domain.
-static std::optional<isl::union_pw_multi_aff>
-affineCanonical(isl::union_map canonical, unsigned numSpaceDims,
-                std::string &error) {
+std::optional<isl::union_pw_multi_aff>
+mlir::stencil::poly::affineCanonical(isl::union_map canonical,
+                                     unsigned numSpaceDims,
+                                     std::string &error) {
   isl::union_pw_multi_aff result(canonical.ctx(), "{ }");
   for (isl::map map : mapsOf(canonical)) {
     if (dims(map, isl_dim_out) != numSpaceDims + 1) {
@@ -607,10 +606,22 @@ private:
 // The schedule tree (sec. 3.6)
 //===----------------------------------------------------------------------===//
 
-/// The tiles of phase `p` (as `isolate[[T] -> [S...]]`) that are full: for
-/// every statement, every instance of the tile's ideal shape, i.e., of the
-/// tile on an unbounded domain, lies in the domain (thesis sec. 10.4.2).
-static isl::set fullTiles(const HybridTiler &tiler, unsigned p, unsigned n,
+isl::set mlir::stencil::poly::fullTiles(
+    isl::map tileOf, isl::union_set domain,
+    const isl::union_pw_multi_aff &canonical) {
+  isl::union_map ideal =
+      isl::manage(isl_union_map_from_union_pw_multi_aff(canonical.copy()))
+          .intersect_domain(domain.universe())
+          .apply_range(isl::union_map(tileOf));
+  isl::union_set nonEmpty = ideal.intersect_domain(domain).range();
+  isl::union_set partial = ideal.subtract_domain(domain).range();
+  isl::union_set full = nonEmpty.subtract(partial);
+  isl::set result = full.extract_set(tileOf.range().get_space());
+  return isl::manage(isl_set_set_tuple_name(result.release(), "isolate"));
+}
+
+/// The tiles of phase `p` (as `isolate[[T] -> [S...]]`) that are full.
+static isl::set fullPhaseTiles(const HybridTiler &tiler, unsigned p, unsigned n,
                           isl::union_set domain,
                           const isl::union_pw_multi_aff &canonical) {
   isl::ctx ctx = domain.ctx();
@@ -628,16 +639,7 @@ static isl::set fullTiles(const HybridTiler &tiler, unsigned p, unsigned n,
                                         .release()))
                         .intersect_domain(tiler.phase(p))
                         .apply_range(nest);
-
-  isl::union_map ideal =
-      isl::manage(isl_union_map_from_union_pw_multi_aff(canonical.copy()))
-          .intersect_domain(domain.universe())
-          .apply_range(isl::union_map(tileOf));
-  isl::union_set nonEmpty = ideal.intersect_domain(domain).range();
-  isl::union_set partial = ideal.subtract_domain(domain).range();
-  isl::union_set full = nonEmpty.subtract(partial);
-  isl::set result = full.extract_set(tileOf.range().get_space());
-  return isl::manage(isl_set_set_tuple_name(result.release(), "isolate"));
+  return mlir::stencil::poly::fullTiles(tileOf, domain, canonical);
 }
 
 std::optional<isl::schedule> mlir::stencil::poly::buildHybridSchedule(
@@ -716,7 +718,7 @@ std::optional<isl::schedule> mlir::stencil::poly::buildHybridSchedule(
               .set_permutable(1)
               .member_set_coincident(0, 1);
       if (options.isolateFullTiles) {
-        isl::set full = fullTiles(tiler, p, n, domain, *canon);
+        isl::set full = fullPhaseTiles(tiler, p, n, domain, *canon);
         if (!full.is_empty())
           tiles = tiles.set_ast_build_options(isl::union_set(full));
       }

@@ -28,6 +28,8 @@ struct Rational {
   int64_t den = 1;
   /// floor(this * k).
   int64_t floorTimes(int64_t k) const;
+  /// ceil(this * k).
+  int64_t ceilTimes(int64_t k) const;
   std::string str() const;
 };
 
@@ -82,6 +84,24 @@ struct HybridTilingOptions {
 /// `HybridTilingOptions::offset` translates) of `n` with `hexDim` tiled
 /// hexagonally; `n` when there is none (1D).
 unsigned innermostClassical(unsigned n, unsigned hexDim);
+
+/// The canonical schedule S_k[t, s] -> [K*t + k, s] of every statement as
+/// one affine function over the statement's whole space (the ideal tile
+/// shapes of full-tile isolation look beyond the domain). Fails with
+/// `error` set when a statement's is not one affine function into
+/// [t, s_0, ..., s_{numSpaceDims-1}].
+std::optional<isl::union_pw_multi_aff>
+affineCanonical(isl::union_map canonical, unsigned numSpaceDims,
+                std::string &error);
+
+/// The full tiles of a tiling, for the AST build option `isolate`:
+/// `tileOf` maps the points of P a tiling covers to their tile
+/// `[[outer...] -> [tile...]]`; a tile is full when, for every statement,
+/// every instance of the tile's ideal shape (the tile on an unbounded
+/// domain, through `canonical`) lies in `domain` (thesis sec. 10.4.2).
+/// The result is named `isolate`.
+isl::set fullTiles(isl::map tileOf, isl::union_set domain,
+                   const isl::union_pw_multi_aff &canonical);
 
 /// What the default tile sizes are chosen for.
 enum class TileTarget { Cpu, Gpu };

@@ -8,6 +8,7 @@
 #ifndef STENCIL_POLY_SCOPMODEL_H
 #define STENCIL_POLY_SCOPMODEL_H
 
+#include "Stencil/Poly/HybridTiling.h"
 #include "Stencil/Poly/PolyOps.h"
 
 #include <isl/cpp.h>
@@ -48,6 +49,22 @@ struct Dependences {
 
 /// Dependences of the program order, i.e. under the canonical schedule.
 Dependences computeDependences(const ScopModel &model);
+
+/// What time-tiling one scop needs whatever the tiling (hexagonal, split)
+/// and its sizes: its model, whether it has more than one step, its
+/// dependences and their cone.
+struct TimeLoopAnalysis {
+  std::optional<ScopModel> model;
+  /// False for a single sweep (only t = 0): nothing to tile.
+  bool timeToTile = false;
+  isl::union_map deps;
+  std::optional<DependenceCone> cone;
+};
+
+/// Fills `analysis` for `scop`; a located error naming `tiling` (the
+/// pass, e.g. "hex-tile") when it cannot be tiled.
+LogicalResult analyzeTimeLoop(isl::ctx ctx, ScopOp scop, StringRef tiling,
+                              TimeLoopAnalysis &analysis);
 
 } // namespace mlir::stencil::poly
 
