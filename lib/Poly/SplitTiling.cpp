@@ -138,7 +138,8 @@ mlir::stencil::poly::splitColors(isl::ctx ctx, const DependenceCone &cone,
   // Per dimension: the upright trapezoids (U), the inverted ones (I), and
   // the tile index of each.
   llvm::SmallVector<isl::set> upright, inverted;
-  llvm::SmallVector<std::string> uprightTile, invertedTile;
+  llvm::SmallVector<std::string> uprightTile, invertedTile, uprightLocal,
+      invertedLocal;
   for (unsigned i = 0; i < n; ++i) {
     std::string s = "s" + std::to_string(i);
     std::string w = std::to_string(options.sizes.widths[i]);
@@ -152,26 +153,33 @@ mlir::stencil::poly::splitColors(isl::ctx ctx, const DependenceCone &cone,
                  ") >= " + std::to_string(low.num) + "*" + local + " }"));
     inverted.push_back(universe.subtract(upright.back()));
     uprightTile.push_back("floor(" + s + "/" + w + ")");
-    // (I): j = floor((s + ceil(lower t')) / W).
+    uprightLocal.push_back(offset);
+    // (I): j = floor((s + ceil(lower t')) / W); its points lie in
+    // [jW - ceil(lower (h-1)), jW + ceil(upper (h-1)) - 1].
     std::string ceilLower = "floor((" + std::to_string(low.num) + "*" + local +
                             " + " + std::to_string(low.den - 1) + ")/" +
                             std::to_string(low.den) + ")";
     invertedTile.push_back("floor((" + s + " + " + ceilLower + ")/" + w + ")");
+    invertedLocal.push_back(s + " + " +
+                            std::to_string(low.ceilTimes(h - 1)) + " - " + w +
+                            "*" + invertedTile.back());
   }
   llvm::SmallVector<SplitColor> colors;
   for (unsigned bits = 0; bits < (1u << n); ++bits) {
     SplitColor color;
     color.bits = bits;
     color.points = universe;
-    std::string tile = "floor(t/" + std::to_string(h) + ")";
+    std::string tile = "floor(t/" + std::to_string(h) + ")", within = local;
     for (unsigned i = 0; i < n; ++i) {
       bool in = bits & (1u << i);
       color.points = color.points.intersect(in ? inverted[i] : upright[i]);
       tile += ", " + (in ? invertedTile[i] : uprightTile[i]);
+      within += ", " + (in ? invertedLocal[i] : uprightLocal[i]);
     }
     if (color.points.is_empty())
       continue;
     color.tile = isl::multi_aff(ctx, "{ " + p + " -> [" + tile + "] }");
+    color.local = isl::multi_aff(ctx, "{ " + p + " -> [" + within + "] }");
     colors.push_back(color);
   }
   return colors;
@@ -228,15 +236,20 @@ std::optional<isl::schedule> mlir::stencil::poly::buildSplitSchedule(
     node = node.insert_sequence(filters);
     for (auto [c, color] : llvm::enumerate(colors)) {
       node = node.child(c).child(0);
-      // Built bottom-up: each insertion goes above the current node.
+      // Built bottom-up: each insertion goes above the current node. Within
+      // a tile the steps run in order, in local coordinates (t', s'...).
+      auto localPart = [&](const std::string &range) {
+        return band(isl::multi_aff(ctx, "{ [tl, " + space + "] -> " + range +
+                                            " }")
+                        .pullback(color.local));
+      };
       isl::schedule_node_band points =
-          node.insert_partial_schedule(band(
-                  isl::multi_aff(ctx, "{ " + p + " -> [" + space + "] }")))
+          node.insert_partial_schedule(localPart("[" + space + "]"))
               .as<isl::schedule_node_band>();
       for (unsigned i = 0; i < n; ++i)
         points = points.member_set_coincident(i, 1);
-      isl::schedule_node time = points.insert_partial_schedule(
-          band(isl::multi_aff(ctx, "{ " + p + " -> [t] }")));
+      isl::schedule_node time =
+          points.insert_partial_schedule(localPart("[tl]"));
       isl::schedule_node_band tileBand =
           time.insert_partial_schedule(
                   band(project("[" + nested + "]").pullback(color.tile)))

@@ -35,7 +35,8 @@ GPU (docs/gpu-runtime.md); every command takes:
                     on the CPU (--stencil-cpu-pipeline=emulate-gpu=true); with
                     --openmp the blocks run in parallel. Its results equal the
                     reference lowering's bit for bit (check verifies it).
-Both compose with --hex-tile[=OPTIONS] (hex-tiled kernels: poly-to-gpu).
+Both compose with --hex-tile[=OPTIONS] or --split-tile[=OPTIONS] (tiled
+kernels: poly-to-gpu).
 Checks of the emulated GPU code (run, check and compile; they imply
 --emulate-gpu, and the first runs the blocks one after the other):
   --race-check      report two threads of a block touching one element
@@ -80,10 +81,15 @@ def _summary(array):
 
 
 def _tiling_passes(args):
-    """The --hex-tile option as a pass of stencil-opt."""
-    if args.hex_tile is None:
-        return ()
-    return (f"hex-tile={args.hex_tile}" if args.hex_tile else "hex-tile",)
+    """The --hex-tile or --split-tile option as a pass of stencil-opt."""
+    split = getattr(args, "split_tile", None)
+    if args.hex_tile is not None and split is not None:
+        raise CompileError("--hex-tile and --split-tile are two tilings of the same "
+                           "loops: choose one")
+    for name, options in (("hex-tile", args.hex_tile), ("split-tile", split)):
+        if options is not None:
+            return (f"{name}={options}" if options else name,)
+    return ()
 
 
 def _target_options(args):
@@ -191,6 +197,11 @@ def main(argv=None):
                         help="hybrid hexagonal time tiling, with the options of "
                              "stencil-opt --hex-tile (for example \"h=3 widths=16,256\"; "
                              "none: the defaults)")
+    common.add_argument("--split-tile", nargs="?", const="", metavar="OPTIONS",
+                        help="split time tiling (trapezoids, one color per subset of the "
+                             "space dimensions), with the options of stencil-opt "
+                             "--split-tile (for example \"h=4 widths=32,256\"; none: the "
+                             "defaults)")
     common.add_argument("--gpu", action="store_true",
                         help="compile for CUDA (--convert-to-gpu) and run on the GPU "
                              "(needs the NVIDIA driver to run)")

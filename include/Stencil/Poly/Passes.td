@@ -75,6 +75,37 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
   ];
 }
 
+def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
+  let summary = "Split time tiling with trapezoidal tiles";
+  let description = [{
+    Extracts stencil regions that are not yet `poly.scop` ops (as
+    `--stencil-to-poly`), then tiles each time loop with split tiling
+    (GPGPU'13 sec. 4, rectangular bases): bands of `h` steps run in
+    sequence; along every space dimension a band alternates between upright
+    and inverted trapezoids, and a color (one per subset of the dimensions
+    whose inverted trapezoids it takes: 2^n colors in n dimensions) runs all
+    its tiles in parallel, the colors in order. The slopes come from the
+    dependences; the tiled schedule is checked against them with isl and
+    refused with a diagnostic naming the violated dependence rather than
+    emitted wrong.
+  }];
+  let dependentDialects = ["::mlir::stencil::poly::PolyDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    Option<"height", "h", "int64_t", "-1",
+           "Band height: canonical time steps per band, a multiple of the "
+           "statements per step (-1: the default for the program)">,
+    ListOption<"widths", "widths", "int64_t",
+               "Tile period per space dimension: one upright and one "
+               "inverted trapezoid (empty: the defaults)">,
+    Option<"isolate", "isolate", "bool", "true",
+           "Generate full tiles separately, without boundary conditions">,
+    Option<"testIgnoreDependences", "test-ignore-dependences", "bool", "false",
+           "For testing the verification only: tile with slopes 0, as if "
+           "there were no dependences (the check must then refuse)">,
+  ];
+}
+
 def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Map hybrid-tiled poly.scop ops to host loops and GPU kernels";
   let description = [{

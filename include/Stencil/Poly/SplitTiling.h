@@ -68,6 +68,7 @@ struct SplitColor {
   unsigned bits = 0;
   isl::set points;           // in P
   isl::multi_aff tile;       // P -> [T, K_0, ..., K_{n-1}]
+  isl::multi_aff local;      // P -> [t', s'_0, ..., s'_{n-1}], from 0
 };
 llvm::SmallVector<SplitColor> splitColors(isl::ctx ctx,
                                           const DependenceCone &cone,
@@ -81,8 +82,13 @@ llvm::SmallVector<SplitColor> splitColors(isl::ctx ctx,
 ///         filter (color c instances)
 ///           mark "parallel"
 ///             band [K_0, ..., K_{n-1}]  the tiles of the color; isolate
-///               band [t]                the steps within the band
-///                 band [s_0, ..., s_{n-1}]
+///               band [t']               the steps within the band
+///                 band [s'_0, ..., s'_{n-1}]  the points of a step
+///
+/// in the tile's local coordinates: t' = t mod h, s'_i = s_i - W_i K_i
+/// in an upright trapezoid, s_i - W_i K_i + ceil(lower_i (h-1)) in an
+/// inverted one (both from 0). This is the shape of the hybrid tree (two
+/// phases there, 2^n colors here), which poly-to-gpu maps the same way.
 ///
 /// The tile band is permutable with every member coincident (the tiles of
 /// one color are independent); so are the point band's members. With

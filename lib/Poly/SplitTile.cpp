@@ -1,0 +1,90 @@
+//===- SplitTile.cpp - the --split-tile pass ------------------------------===//
+//
+// Applies split tiling (SplitTiling.h) to every time-loop scop: the slopes
+// come from the dependences, the sizes from the options or
+// defaultSplitTileSizes(), and the tiled schedule is verified against the
+// dependences (exactly, with isl) before it replaces the canonical one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Poly/IslContext.h"
+#include "Stencil/Poly/Passes.h"
+#include "Stencil/Poly/ScopModel.h"
+#include "Stencil/Poly/SplitTiling.h"
+
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::stencil::poly {
+#define GEN_PASS_DEF_SPLITTILE
+#include "Stencil/Poly/Passes.h.inc"
+} // namespace mlir::stencil::poly
+
+using namespace mlir;
+using namespace mlir::stencil::poly;
+
+namespace {
+
+struct SplitTilePass : mlir::stencil::poly::impl::SplitTileBase<SplitTilePass> {
+  using Base::Base;
+
+  LogicalResult tile(ScopOp scop);
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (hasUnboundedTemps(module)) {
+      OpPassManager pm(ModuleOp::getOperationName());
+      addShapeInference(pm);
+      if (failed(runPipeline(pm, module)))
+        return signalPassFailure();
+    }
+    extractScops(module, /*sweeps=*/false);
+    SmallVector<ScopOp> scops;
+    module.walk([&](ScopOp scop) { scops.push_back(scop); });
+    for (ScopOp scop : scops)
+      if (failed(tile(scop)))
+        signalPassFailure();
+  }
+};
+
+LogicalResult SplitTilePass::tile(ScopOp scop) {
+  IslContext ctx;
+  TimeLoopAnalysis loop;
+  if (failed(analyzeTimeLoop(ctx, scop, "split-tile", loop)))
+    return failure();
+  if (!loop.timeToTile)
+    return success();
+  const ScopModel &model = *loop.model;
+  DependenceCone cone = *loop.cone;
+  unsigned n = model.numSpaceDims;
+  if (testIgnoreDependences)
+    for (unsigned i = 0; i < n; ++i)
+      cone.upper[i] = cone.lower[i] = Rational{0, 1};
+  if (height < -1)
+    return mlir::emitError(scop.getLoc(), "h must be at least 1 (or -1 for "
+                                          "the default), got ")
+           << height;
+  SplitTilingOptions options;
+  options.statementsPerStep = model.statementsPerStep;
+  options.isolateFullTiles = isolate;
+  options.sizes = defaultSplitTileSizes(cone, model.statementsPerStep);
+  if (height >= 0)
+    options.sizes.h = height;
+  if (!widths.empty())
+    options.sizes.widths.assign(widths.begin(), widths.end());
+  if (std::optional<std::string> bad = checkSplitTileSizes(cone, options))
+    return mlir::emitError(scop.getLoc(), "invalid tile sizes: ") << *bad;
+  std::string error;
+  std::optional<isl::schedule> schedule = buildSplitSchedule(
+      model.domain, model.canonical, cone, options, error);
+  if (!schedule)
+    return mlir::emitError(scop.getLoc(), "split-tile failed: ") << error;
+  if (std::optional<std::string> violated = verifySchedule(*schedule, loop.deps))
+    return mlir::emitError(scop.getLoc(),
+                           "the tiled schedule violates a dependence, not "
+                           "applied: ")
+           << *violated;
+  scop.setSchedule(toString(*schedule));
+  return success();
+}
+
+} // namespace
