@@ -6,7 +6,8 @@
 // insert their copies between the tiled schedule and the kernel code:
 //
 //   band [T]                                  host loop over time tiles
-//     sequence (phase 0, phase 1)             one launch per phase
+//     sequence (phase 0, phase 1)             one launch per phase (split
+//                                             tiling: per color)
 //       filter (phase p)
 //         mark "kernel"
 //           context 0 <= tid_d < threads_d    thread ids bounded for isl
@@ -27,6 +28,12 @@
 // threads (the innermost one over x, for coalesced accesses); the thread
 // ids are isl parameters constrained by the context, so that isl emits the
 // per-thread code knowing their bounds: full tiles get no guards.
+//
+// Split tiling (SplitTiling.h) builds the same tree with 2^n colors in
+// place of the two phases and gets the same mapping: one launch per color,
+// its first tile dimension over the blocks (the others, also parallel,
+// run in sequence in the kernel as the parallelogram tiles do), the steps
+// of a band sequential with a barrier after each.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,17 +66,17 @@ constexpr int64_t kDefaultThreads[] = {32, 4, 2};
 /// Points per thread and time step up to which the point loops are unrolled.
 constexpr int64_t kMaxUnrolledPoints = 64;
 
-/// Whether `schedule` has the layout buildHybridSchedule produces.
-bool isHybridTiled(isl::schedule schedule, unsigned numSpaceDims) {
+/// Whether `schedule` has the layout buildHybridSchedule (two phases) and
+/// buildSplitSchedule (2^n colors) produce.
+bool isTimeTiled(isl::schedule schedule, unsigned numSpaceDims) {
   isl::schedule_node t = schedule.root().child(0);
   if (isl_schedule_node_get_type(t.get()) != isl_schedule_node_band ||
       t.as<isl::schedule_node_band>().n_member() != 1)
     return false;
   isl::schedule_node seq = t.child(0);
-  if (isl_schedule_node_get_type(seq.get()) != isl_schedule_node_sequence ||
-      seq.n_children() != 2)
+  if (isl_schedule_node_get_type(seq.get()) != isl_schedule_node_sequence)
     return false;
-  for (int p = 0; p < 2; ++p) {
+  for (int p = 0; p < int(seq.n_children()); ++p) {
     isl::schedule_node mark = seq.child(p).child(0);
     if (isl_schedule_node_get_type(mark.get()) != isl_schedule_node_mark)
       return false;
@@ -319,7 +326,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
   unsigned n = model->numSpaceDims;
   if (n > 0 && isCanonical(model->schedule, n))
     return mapCanonical(scop, *model);
-  if (n == 0 || !isHybridTiled(model->schedule, n))
+  if (n == 0 || !isTimeTiled(model->schedule, n))
     return success();
   // Thread dimension d (x, y, z) takes intra-tile dimension n - 1 - d.
   unsigned numThreadDims = std::min(n, 3u);
@@ -338,11 +345,12 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
   SmallVector<int64_t, 3> blockThreads;
   try {
     isl::schedule schedule = model->schedule;
-    // The extent of each intra-tile dimension over both phases.
+    // The extent of each intra-tile dimension over all phases (colors).
     SmallVector<int64_t> extent(n, 1);
     // The smallest intra-tile coordinate of each dimension.
     SmallVector<int64_t> lowest(n, std::numeric_limits<int64_t>::max());
-    for (int p = 0; p < 2; ++p) {
+    unsigned numPhases = schedule.root().child(0).child(0).n_children();
+    for (unsigned p = 0; p < numPhases; ++p) {
       isl::schedule_node filter = schedule.root().child(0).child(0).child(p);
       isl::schedule_node_band spBand = filter.child(0)
                                            .child(0)
@@ -431,7 +439,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
                                             perThreadExprs + "] }");
     isl::set context(ctx, "[" + tidParams + "] -> { [T] : " + tidBounds + " }");
 
-    for (int p = 0; p < 2; ++p) {
+    for (unsigned p = 0; p < numPhases; ++p) {
       // filter -> mark "parallel" -> tile band
       isl::schedule_node node =
           deleteNode(schedule.root().child(0).child(0).child(p).child(0));
