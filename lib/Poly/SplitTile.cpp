@@ -62,7 +62,7 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   if (height < -1)
     return mlir::emitError(scop.getLoc(), "h must be at least 1 (or -1 for "
                                           "the default), got ")
-           << height;
+           << int64_t(height);
   SplitTilingOptions options;
   options.statementsPerStep = model.statementsPerStep;
   options.isolateFullTiles = isolate;
