@@ -78,7 +78,14 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
       model.domain, model.canonical, cone, options, error);
   if (!schedule)
     return mlir::emitError(scop.getLoc(), "split-tile failed: ") << error;
-  if (std::optional<std::string> violated = verifySchedule(*schedule, loop.deps))
+  // The cheap proof first; the tree check decides, and names the violated
+  // dependence, only when the proof does not go through.
+  std::optional<std::string> violated;
+  if (!splitTilingIsLegal(dependenceDistanceBoxes(model.canonical, n,
+                                                  loop.deps),
+                          cone, options))
+    violated = verifySchedule(*schedule, loop.deps);
+  if (violated)
     return mlir::emitError(scop.getLoc(),
                            "the tiled schedule violates a dependence, not "
                            "applied: ")

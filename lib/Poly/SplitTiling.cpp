@@ -276,3 +276,68 @@ std::optional<isl::schedule> mlir::stencil::poly::buildSplitSchedule(
     return std::nullopt;
   }
 }
+
+// The proof goes one dimension at a time. Take a dependence distance
+// (dt, ds), dt >= 1, between two points of one band. If along every
+// dimension i the pair (dt, ds_i) goes from U to U within one tile, from U
+// to I, or from I to I within one tile (never from I to U), then the
+// target's color has every bit of the source's: it is a larger integer and
+// runs later, or the same color, and then the same tile in every
+// dimension, where the target's step t' is later. Between bands T grows.
+// The distances are a box per dt, so checking each dimension over its
+// projection covers every distance; each check is a few emptiness tests in
+// two dimensions (t, s_i) instead of one per pair of colors in n + 1.
+bool mlir::stencil::poly::splitTilingIsLegal(
+    const std::optional<isl::set> &distanceBoxes, const DependenceCone &cone,
+    const SplitTilingOptions &options) {
+  if (!distanceBoxes || checkSplitTileSizes(cone, options))
+    return false;
+  try {
+    if (distanceBoxes->is_empty())
+      return true;
+    isl::ctx ctx = distanceBoxes->ctx();
+    unsigned n = cone.upper.size();
+    if (!distanceBoxes->dim_min_val(0).ge(isl::val(ctx, 1)))
+      return false; // a dependence not carried by time
+    for (unsigned i = 0; i < n; ++i) {
+      // The 1D split tiling of (t, s_i) and the distances along it.
+      DependenceCone along;
+      along.upper = {cone.upper[i]};
+      along.lower = {cone.lower[i]};
+      SplitTilingOptions alongOptions = options;
+      alongOptions.sizes.widths = {options.sizes.widths[i]};
+      isl::set distances = isl::manage(isl_set_project_out(
+          isl_set_project_out(distanceBoxes->copy(), isl_dim_set, i + 2,
+                              n - 1 - i),
+          isl_dim_set, 1, i));
+      isl::map shift = distances.translation();
+      llvm::SmallVector<SplitColor> colors =
+          splitColors(ctx, along, alongOptions);
+      for (const SplitColor &from : colors) {
+        isl::map fromTile =
+            isl::manage(isl_map_from_multi_aff(from.tile.copy()))
+                .intersect_domain(from.points);
+        for (const SplitColor &to : colors) {
+          isl::map toTile = isl::manage(isl_map_from_multi_aff(to.tile.copy()))
+                                .intersect_domain(to.points);
+          // [T, K] -> [T', K'] of the pairs in one band.
+          isl::map pairs = isl::manage(isl_map_equate(
+              shift.apply_domain(fromTile).apply_range(toTile).release(),
+              isl_dim_in, 0, isl_dim_out, 0));
+          if (from.bits > to.bits && !pairs.is_empty())
+            return false; // from I back to U
+          if (from.bits == to.bits &&
+              !pairs.intersect(isl::manage(isl_map_lex_gt(isl_space_copy(
+                                   pairs.get_space().range().get()))))
+                   .unite(pairs.intersect(isl::manage(isl_map_lex_lt(
+                       isl_space_copy(pairs.get_space().range().get())))))
+                   .is_empty())
+            return false; // between two tiles of one color
+        }
+      }
+    }
+    return true;
+  } catch (const isl::exception &) {
+    return false;
+  }
+}

@@ -99,6 +99,18 @@ buildSplitSchedule(isl::union_set domain, isl::union_map canonical,
                    const DependenceCone &cone,
                    const SplitTilingOptions &options, std::string &error);
 
+/// Proves the split tiling of `options` legal for the dependences whose
+/// distances `distanceBoxes` holds (dependenceDistanceBoxes) without
+/// building its schedule tree: on the points of P, for every distance, the
+/// order [T, color, K..., t', s'...] of the target is after the source's,
+/// and source and target share a tile when they share a (T, color). Exact
+/// for an unbounded domain, which implies the bounded one; false when it
+/// cannot prove it (then verifySchedule decides on the tree and names the
+/// violated dependence).
+bool splitTilingIsLegal(const std::optional<isl::set> &distanceBoxes,
+                        const DependenceCone &cone,
+                        const SplitTilingOptions &options);
+
 } // namespace mlir::stencil::poly
 
 #endif // STENCIL_POLY_SPLITTILING_H
