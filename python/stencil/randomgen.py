@@ -25,6 +25,10 @@ The forms frontends emit vary too:
 With --hex-tile every time loop is tiled with random tile sizes first (h+1 a
 multiple of the statements per step, w0 above the convexity bound of the
 radius-3 offsets, odd widths): results must still equal the reference.
+With --split-tile they are split-tiled instead (band height a multiple of the
+statements per step, periods that keep the trapezoids of radius-3 slopes
+apart). Either composes with --emulate-gpu (random threads per block and
+shared-memory promotion) and --openmp.
 """
 
 import argparse
@@ -264,9 +268,9 @@ def random_program(rng, index):
     return prog
 
 
-def random_hex_options(rng, path, rank, max_multiple=3):
-    """Random --hex-tile options valid for the program in `path`, and whether
-    the program has a time loop that --stencil-to-poly accepts."""
+def _time_loop_statements(path):
+    """The statements per step of the time-loop scop of the program in
+    `path` (1 without one), and whether --stencil-to-poly makes one."""
     import re
     import subprocess
     from .compiler import find_stencil_opt
@@ -277,6 +281,13 @@ def random_hex_options(rng, path, rank, max_multiple=3):
     chunks = proc.stdout.split("poly.scop")[1:]
     scops = [c for c in chunks if c.startswith(" steps(")]
     k = max([len(re.findall(r"poly\.stmt @", c)) for c in scops] + [1])
+    return k, bool(scops)
+
+
+def random_hex_options(rng, path, rank, max_multiple=3):
+    """Random --hex-tile options valid for the program in `path`, and whether
+    the program has a time loop that --stencil-to-poly accepts."""
+    k, has_scop = _time_loop_statements(path)
     h = k * rng.randint(1, max_multiple) - 1
     # Offsets are at most 3 and every dependence advances time by at least
     # one canonical step, so the slopes are at most 3: w0 = 4 is convex.
@@ -286,7 +297,20 @@ def random_hex_options(rng, path, rank, max_multiple=3):
     # loads) where there are any.
     if rank > 1:
         options += f" offset={rng.randint(0, widths[-1])}"
-    return options, bool(scops)
+    return options, has_scop
+
+
+def random_split_options(rng, path, rank, max_multiple=3):
+    """Random --split-tile options valid for the program in `path` (the band
+    height a multiple of the statements per step), and whether the program
+    has a time loop that --stencil-to-poly accepts."""
+    k, has_scop = _time_loop_statements(path)
+    h = k * rng.randint(1, max_multiple)
+    # Slopes are at most 3 (see random_hex_options): a period of 6 (h - 1)
+    # keeps the inverted trapezoids of a band apart whatever they are.
+    least = 6 * (h - 1)
+    widths = [rng.randint(max(least, 1), least + 9) for _ in range(rank)]
+    return f"h={h} widths={','.join(map(str, widths))}", has_scop
 
 
 def merge_modules(texts):
@@ -311,13 +335,16 @@ def main(argv=None):
     parser.add_argument("--openmp", action="store_true")
     parser.add_argument("--inline", action="store_true",
                         help="run --stencil-inlining first (fusion by recomputation)")
-    parser.add_argument("--hex-tile", action="store_true",
+    tiling = parser.add_mutually_exclusive_group()
+    tiling.add_argument("--hex-tile", action="store_true",
                         help="hex-tile every time loop with random tile sizes")
+    tiling.add_argument("--split-tile", action="store_true",
+                        help="split-tile every time loop with random tile sizes")
     parser.add_argument("--emulate-gpu", action="store_true",
                         help="lower through the GPU mapping (random threads per block) "
                              "and run the kernels on the CPU")
     parser.add_argument("--promote", choices=("none", "copy", "interleaved"),
-                        help="with --hex-tile --emulate-gpu: this shared-memory promotion "
+                        help="with --hex-tile or --split-tile, and --emulate-gpu: this shared-memory promotion "
                              "(default: a random one per program)")
     parser.add_argument("--race-check", action="store_true",
                         help="with --emulate-gpu: check the kernels for races between the "
@@ -336,14 +363,16 @@ def main(argv=None):
         path.write_text(prog.mlir())
         passes = ("stencil-inlining",) if args.inline else ()
         note = ""
-        if args.hex_tile:
-            options, has_scop = random_hex_options(rng, path, prog.rank)
-            passes = (f"hex-tile={options}",)
+        if args.hex_tile or args.split_tile:
+            tiling = "hex-tile" if args.hex_tile else "split-tile"
+            random_options = random_hex_options if args.hex_tile else random_split_options
+            options, has_scop = random_options(rng, path, prog.rank)
+            passes = (f"{tiling}={options}",)
             tiled += has_scop
-            note = f", hex-tile {options}" if has_scop else ", not tiled"
+            note = f", {tiling} {options}" if has_scop else ", not tiled"
         progs.append(prog)
         if args.emulate_gpu:
-            if args.hex_tile:
+            if args.hex_tile or args.split_tile:
                 threads = [rng.randint(1, 8) for _ in range(min(prog.rank, 3))]
                 # Often threads along x that divide the innermost width: the
                 # shift of inter-tile reuse is then a multiple of them.
@@ -394,8 +423,8 @@ def main(argv=None):
         print(f"{'ok  ' if ok else 'FAIL'} {prog.name}.mlir: rank {prog.rank}, {len(prog.applies)} applies, "
               f"{prog.shape} halo {prog.halo_lo}/{prog.halo_hi}, {prog.steps} steps, {prog.dtype}, "
               f"{' '.join(forms)}{note}")
-    if args.hex_tile:
-        print(f"random: {tiled} of {args.count} hex-tiled")
+    if args.hex_tile or args.split_tile:
+        print(f"random: {tiled} of {args.count} {'hex' if args.hex_tile else 'split'}-tiled")
     print(f"random: {args.count - failures} passed, {failures} failed")
     return 1 if failures else 0
 
