@@ -276,6 +276,30 @@ void PolyToGpuPass::alignTiles(ScopOp scop, HexTileRequest &sizes,
 LogicalResult PolyToGpuPass::map(ScopOp scop) {
   if (scop.getGpuThreads())
     return success(); // Already mapped.
+  // Split-tiled with default sizes for a target not known then: the GPU's
+  // now, with its steps unrolled and, below 3D, full tiles isolated (as for
+  // hexagonal tiles below).
+  if (auto retile =
+          scop->getAttrOfType<DictionaryAttr>(kSplitRetileForGpuAttr)) {
+    SplitTileRequest request;
+    request.gpuSizes = true;
+    auto isolate = retile.getAs<BoolAttr>("isolate");
+    auto unroll = retile.getAs<BoolAttr>("unroll");
+    request.unroll = unroll ? unroll.getValue() : true;
+    if (isolate) {
+      request.isolate = isolate.getValue();
+    } else {
+      IslContext ctx;
+      std::string error;
+      std::optional<ScopModel> model = readScop(ctx, scop, error);
+      if (!model)
+        return scop.emitOpError("cannot read the polyhedral form: ") << error;
+      request.isolate = model->numSpaceDims < 3;
+    }
+    if (failed(splitTileScop(scop, request)))
+      return failure();
+    scop->removeAttr(kSplitRetileForGpuAttr);
+  }
   // Tiled with default sizes for a target not known then: the GPU's now.
   if (auto retile = scop->getAttrOfType<DictionaryAttr>(kRetileForGpuAttr)) {
     HexTileRequest request;

@@ -47,6 +47,36 @@ struct SplitTilePass : mlir::stencil::poly::impl::SplitTileBase<SplitTilePass> {
 };
 
 LogicalResult SplitTilePass::tile(ScopOp scop) {
+  if (target != "cpu" && target != "gpu" && target != "auto")
+    return mlir::emitError(scop.getLoc(),
+                           "target must be 'cpu', 'gpu' or 'auto', got '")
+           << target << "'";
+  SplitTileRequest request;
+  request.height = height;
+  request.widths.assign(widths.begin(), widths.end());
+  request.gpuSizes = target == "gpu";
+  request.isolate = isolate;
+  request.unroll = unroll.hasValue() ? unroll : target == "gpu";
+  request.ignoreDependences = testIgnoreDependences;
+  if (failed(splitTileScop(scop, request)))
+    return failure();
+  // Default sizes for a target not yet known: poly-to-gpu tiles again.
+  if (target == "auto" && height < 0 && widths.empty()) {
+    Builder b(scop.getContext());
+    SmallVector<NamedAttribute> carried;
+    if (isolate.hasValue())
+      carried.push_back(b.getNamedAttr("isolate", b.getBoolAttr(isolate)));
+    if (unroll.hasValue())
+      carried.push_back(b.getNamedAttr("unroll", b.getBoolAttr(unroll)));
+    scop->setAttr(kSplitRetileForGpuAttr, b.getDictionaryAttr(carried));
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::stencil::poly::splitTileScop(
+    ScopOp scop, const SplitTileRequest &request) {
   IslContext ctx;
   TimeLoopAnalysis loop;
   if (failed(analyzeTimeLoop(ctx, scop, "split-tile", loop)))
@@ -56,21 +86,24 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   const ScopModel &model = *loop.model;
   DependenceCone cone = *loop.cone;
   unsigned n = model.numSpaceDims;
-  if (testIgnoreDependences)
+  if (request.ignoreDependences)
     for (unsigned i = 0; i < n; ++i)
       cone.upper[i] = cone.lower[i] = Rational{0, 1};
-  if (height < -1)
+  if (request.height < -1)
     return mlir::emitError(scop.getLoc(), "h must be at least 1 (or -1 for "
                                           "the default), got ")
-           << int64_t(height);
+           << request.height;
   SplitTilingOptions options;
   options.statementsPerStep = model.statementsPerStep;
-  options.isolateFullTiles = isolate;
-  options.sizes = defaultSplitTileSizes(cone, model.statementsPerStep);
-  if (height >= 0)
-    options.sizes.h = height;
-  if (!widths.empty())
-    options.sizes.widths.assign(widths.begin(), widths.end());
+  options.isolateFullTiles = request.isolate;
+  options.unrollTime = request.unroll;
+  options.sizes = defaultSplitTileSizes(
+      cone, model.statementsPerStep,
+      request.gpuSizes ? TileTarget::Gpu : TileTarget::Cpu);
+  if (request.height >= 0)
+    options.sizes.h = request.height;
+  if (!request.widths.empty())
+    options.sizes.widths.assign(request.widths.begin(), request.widths.end());
   if (std::optional<std::string> bad = checkSplitTileSizes(cone, options))
     return mlir::emitError(scop.getLoc(), "invalid tile sizes: ") << *bad;
   std::string error;
@@ -93,5 +126,3 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   scop.setSchedule(toString(*schedule));
   return success();
 }
-
-} // namespace

@@ -74,17 +74,23 @@ static int64_t shrinkOverBand(const DependenceCone &cone, unsigned i,
 
 SplitTileSizes
 mlir::stencil::poly::defaultSplitTileSizes(const DependenceCone &cone,
-                                           unsigned statementsPerStep) {
-  // CPU sizes: a tile's data should stay within the L2 cache and its
-  // innermost width be long enough to vectorize and stream.
+                                           unsigned statementsPerStep,
+                                           TileTarget target) {
+  // CPU: a tile's data should stay within the L2 cache and its innermost
+  // width be long enough to vectorize and stream. GPU: a tile per block,
+  // its footprint within 48 KiB of shared memory, a multiple of a warp
+  // along the innermost dimension.
   struct Defaults {
     int64_t height, outerWidth, innerWidth;
   };
-  static constexpr Defaults table[3] = {{16, 512, 512}, {8, 64, 512},
-                                        {4, 16, 256}};
+  // Indexed by [target][rank - 1] (rank 3 and above share the last row).
+  static constexpr Defaults table[2][3] = {
+      {{16, 512, 512}, {8, 64, 512}, {4, 16, 256}}, // CPU
+      {{8, 128, 128}, {4, 16, 64}, {2, 8, 32}},     // GPU
+  };
   size_t n = cone.upper.size();
   auto [height, outerWidth, innerWidth] =
-      table[std::clamp<size_t>(n, 1, 3) - 1];
+      table[target == TileTarget::Gpu][std::clamp<size_t>(n, 1, 3) - 1];
   int64_t k = std::max(statementsPerStep, 1u);
   SplitTileSizes sizes;
   sizes.h = (height + k - 1) / k * k;
@@ -248,8 +254,11 @@ std::optional<isl::schedule> mlir::stencil::poly::buildSplitSchedule(
               .as<isl::schedule_node_band>();
       for (unsigned i = 0; i < n; ++i)
         points = points.member_set_coincident(i, 1);
-      isl::schedule_node time =
-          points.insert_partial_schedule(localPart("[tl]"));
+      isl::schedule_node_band time =
+          points.insert_partial_schedule(localPart("[tl]"))
+              .as<isl::schedule_node_band>();
+      if (options.unrollTime)
+        time = time.member_set_ast_loop_unroll(0);
       isl::schedule_node_band tileBand =
           time.insert_partial_schedule(
                   band(project("[" + nested + "]").pullback(color.tile)))

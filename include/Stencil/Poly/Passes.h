@@ -81,6 +81,26 @@ LogicalResult hexTileScop(ScopOp scop, const HexTileRequest &request,
 /// the other options (hex_dim, isolate, unroll).
 constexpr const char *kRetileForGpuAttr = "hex_tile_auto";
 
+/// What --split-tile does to one scop.
+struct SplitTileRequest {
+  int64_t height = -1;          // -1: the default
+  SmallVector<int64_t> widths;  // empty: the defaults
+  bool gpuSizes = false;        // the GPU's default sizes, else the CPU's
+  bool isolate = true;
+  bool unroll = false;
+  bool ignoreDependences = false; // testing only
+};
+
+/// Split-tiles `scop` (from its canonical schedule), verified against its
+/// dependences; errors are located diagnostics and leave the scop as it
+/// was.
+LogicalResult splitTileScop(ScopOp scop, const SplitTileRequest &request);
+
+/// The attribute --split-tile (target=auto, default sizes) leaves on a scop
+/// so that poly-to-gpu tiles it again with the GPU's sizes: a dictionary of
+/// the other options given (isolate, unroll).
+constexpr const char *kSplitRetileForGpuAttr = "split_tile_auto";
+
 } // namespace mlir::stencil::poly
 
 #endif // STENCIL_POLY_PASSES_H

@@ -98,8 +98,16 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
     ListOption<"widths", "widths", "int64_t",
                "Tile period per space dimension: one upright and one "
                "inverted trapezoid (empty: the defaults)">,
+    Option<"target", "target", "std::string", "\"auto\"",
+           "What the default sizes suit: 'cpu', 'gpu', or 'auto' (the CPU's "
+           "sizes, and poly-to-gpu, e.g. in --convert-to-gpu, tiles again "
+           "with the GPU's when neither h nor widths was given)">,
     Option<"isolate", "isolate", "bool", "true",
            "Generate full tiles separately, without boundary conditions">,
+    Option<"unroll", "unroll", "bool", "false",
+           "Unroll the steps of a band within a tile (when not given: on for "
+           "GPU sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
+           "for the CPU)">,
     Option<"testIgnoreDependences", "test-ignore-dependences", "bool", "false",
            "For testing the verification only: tile with slopes 0, as if "
            "there were no dependences (the check must then refuse)">,

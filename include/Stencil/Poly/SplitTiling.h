@@ -41,14 +41,19 @@ struct SplitTilingOptions {
   /// Isolate full tiles so that the AST generator emits them without
   /// boundary conditions (thesis ch. 10.4.2).
   bool isolateFullTiles = true;
+  /// Unroll the steps of a band within a tile (its t' loop).
+  bool unrollTime = false;
 };
 
 /// The default sizes for a program (until a tile-size model chooses them):
-/// a band of 16, 8 or 4 steps in 1D, 2D, 3D (a multiple of the statements
-/// per step), widths long along the innermost dimension and at least twice
-/// what the trapezoids lose over a band.
+/// on the CPU a band of 16, 8 or 4 steps in 1D, 2D, 3D and tiles within the
+/// L2 cache, on the GPU 8, 4 or 2 steps and tiles whose footprint fits a
+/// block's shared memory (the hybrid tiling's GPU sizes); the height a
+/// multiple of the statements per step, widths long along the innermost
+/// dimension and at least twice what the trapezoids lose over a band.
 SplitTileSizes defaultSplitTileSizes(const DependenceCone &cone,
-                                     unsigned statementsPerStep);
+                                     unsigned statementsPerStep,
+                                     TileTarget target = TileTarget::Cpu);
 
 /// Checks the sizes: h >= 1 and a multiple of the statements per step, and
 /// in every dimension a width of at least ceil(upper (h-1)) + ceil(lower
@@ -82,7 +87,8 @@ llvm::SmallVector<SplitColor> splitColors(isl::ctx ctx,
 ///         filter (color c instances)
 ///           mark "parallel"
 ///             band [K_0, ..., K_{n-1}]  the tiles of the color; isolate
-///               band [t']               the steps within the band
+///               band [t']               the steps within the band (unrolled
+///                                       with unrollTime)
 ///                 band [s'_0, ..., s'_{n-1}]  the points of a step
 ///
 /// in the tile's local coordinates: t' = t mod h, s'_i = s_i - W_i K_i
