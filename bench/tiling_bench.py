@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""CPU benchmark of hybrid hexagonal time tiling at sizes beyond the caches.
+"""CPU benchmark of time tiling (hybrid hexagonal, split) beyond the caches.
 
 For each benchmark with a time loop (python/stencil/benchmarks.py), per dtype
 and mode (sequential, OpenMP), in one process and on the same arrays:
@@ -7,7 +7,8 @@ and mode (sequential, OpenMP), in one process and on the same arrays:
   C         the same loop nest in C, cc -O3 -march=native -ffp-contract=off
             (bench/cpu_bench.py's baseline; OpenMP on the outer space loop);
   untiled   stencil-opt's reference lowering (compile_file);
-  hex-tiled the same program after --hex-tile (default or given sizes).
+  hex-tiled the same program after --hex-tile (default or given sizes);
+  split     the same program after --split-tile (default or given sizes).
 
 Every variant's result is first compared bit for bit with C's; then --runs
 interleaved runs give the median time and GStencils/s = interior points x
@@ -16,6 +17,7 @@ steps / seconds / 1e9.
     /usr/bin/python3 bench/tiling_bench.py                          # defaults
     /usr/bin/python3 bench/tiling_bench.py jacobi2d --shape 3072,3072 --steps 64
     /usr/bin/python3 bench/tiling_bench.py heat2d --hex "h=7 widths=32,1024"
+    /usr/bin/python3 bench/tiling_bench.py heat2d --split "h=8 widths=64,1024"
 """
 
 import argparse
@@ -41,16 +43,19 @@ def main(argv=None):
     p.add_argument("--shape", help="interior extent, e.g. 3072,3072")
     p.add_argument("--steps", type=int)
     p.add_argument("--hex", default="", help="--hex-tile options (default: the pass's)")
+    p.add_argument("--split", default="", help="--split-tile options (default: the pass's)")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--openmp", action="store_true", help="also the OpenMP variants")
     p.add_argument("--cc", default="cc")
     args = p.parse_args(argv)
     args.cflags = CB.CFLAGS
     hex_pass = f"hex-tile={args.hex}" if args.hex else "hex-tile"
+    split_pass = f"split-tile={args.split}" if args.split else "split-tile"
     workdir = Path(tempfile.mkdtemp(prefix="tiling-bench-"))
     failures = 0
     print(f"{'example':14} {'dtype':5} {'shape':>16} {'steps':>5} {'mode':4} "
-          f"{'C':>8} {'untiled':>8} {'hex':>8}  GStencils/s   hex/untiled  hex/C")
+          f"{'C':>8} {'untiled':>8} {'hex':>8} {'split':>8}  GStencils/s   "
+          f"hex/untiled split/untiled hex/C split/C")
     for name in args.examples:
         spec = B.BENCHMARKS[name]
         rank = spec.rank
@@ -70,6 +75,7 @@ def main(argv=None):
                                      args.cflags),
                     "untiled": CB.Ours(spec, mlir, openmp, wd / "untiled"),
                     "hex": CB.Ours(spec, mlir, openmp, wd / "hex", (hex_pass,), "hex"),
+                    "split": CB.Ours(spec, mlir, openmp, wd / "split", (split_pass,), "split"),
                 }
                 golden = None
                 for who, v in variants.items():
@@ -91,8 +97,9 @@ def main(argv=None):
                 points = int(np.prod(shape)) * steps
                 g = {who: points / statistics.median(t) / 1e9 for who, t in times.items()}
                 print(f"{name:14} {ety:5} {'x'.join(map(str, shape)):>16} {steps:>5} {mode:4} "
-                      f"{g['C']:8.3f} {g['untiled']:8.3f} {g['hex']:8.3f}"
-                      f"{'':14}{g['hex'] / g['untiled']:6.2f}x {g['hex'] / g['C']:6.2f}x",
+                      f"{g['C']:8.3f} {g['untiled']:8.3f} {g['hex']:8.3f} {g['split']:8.3f}"
+                      f"{'':14}{g['hex'] / g['untiled']:6.2f}x {g['split'] / g['untiled']:12.2f}x"
+                      f" {g['hex'] / g['C']:5.2f}x {g['split'] / g['C']:7.2f}x",
                       flush=True)
     print("all results bit-identical" if not failures else f"{failures} MISMATCHES")
     return 1 if failures else 0
