@@ -66,37 +66,6 @@ constexpr int64_t kDefaultThreads[] = {32, 4, 2};
 /// Points per thread and time step up to which the point loops are unrolled.
 constexpr int64_t kMaxUnrolledPoints = 64;
 
-/// Whether `schedule` has the layout buildHybridSchedule (two phases) and
-/// buildSplitSchedule (2^n colors) produce.
-bool isTimeTiled(isl::schedule schedule, unsigned numSpaceDims) {
-  isl::schedule_node t = schedule.root().child(0);
-  if (isl_schedule_node_get_type(t.get()) != isl_schedule_node_band ||
-      t.as<isl::schedule_node_band>().n_member() != 1)
-    return false;
-  isl::schedule_node seq = t.child(0);
-  if (isl_schedule_node_get_type(seq.get()) != isl_schedule_node_sequence)
-    return false;
-  for (int p = 0; p < int(seq.n_children()); ++p) {
-    isl::schedule_node mark = seq.child(p).child(0);
-    if (isl_schedule_node_get_type(mark.get()) != isl_schedule_node_mark)
-      return false;
-    isl_id *id = isl_schedule_node_mark_get_id(mark.get());
-    bool parallel = StringRef(isl_id_get_name(id)) == "parallel";
-    isl_id_free(id);
-    if (!parallel)
-      return false;
-    isl::schedule_node tile = mark.child(0);
-    unsigned sizes[] = {numSpaceDims, 1, numSpaceDims};
-    for (unsigned size : sizes) {
-      if (isl_schedule_node_get_type(tile.get()) != isl_schedule_node_band ||
-          tile.as<isl::schedule_node_band>().n_member() != size)
-        return false;
-      tile = tile.child(0);
-    }
-  }
-  return true;
-}
-
 isl::schedule_node deleteNode(isl::schedule_node node) {
   return isl::manage(isl_schedule_node_delete(node.release()));
 }

@@ -45,12 +45,22 @@ Checks of the emulated GPU code (run, check and compile; they imply
   --reverse-threads run the threads of each block in reverse order (race-free
                     kernels give the same results)
 
-    python3 -m stencil profile FILE [--hex-tile[=OPTIONS]] [--gpu-options=...]
+    python3 -m stencil profile FILE [--hex-tile[=OPTIONS] | --split-tile[=OPTIONS]]
+                                    [--gpu-options=...]
                                     [--func NAME] [--seed N] [--json]
         Run the emulated GPU code once on random fields and print the memory
         traffic of each kernel per update (requests per warp, sectors, load
         efficiency, shared requests and bank conflicts, distinct bytes,
         barriers; see stencil/profile.py), or the counters as JSON.
+
+    python3 -m stencil picture FILE (--hex-tile[=OPTIONS] | --split-tile[=OPTIONS])
+                                    -o OUT.svg [--steps N] [--fixed V,...]
+                                    [--space-at T]
+        Draw the tiling of the first time loop as SVG: the (s0, t) plane
+        (other space dimensions at --fixed, default their lowest values)
+        with the tiles colored by phase or color and the dependence
+        distances as arrows, or with --space-at T the (s0, s1) plane at
+        canonical time T (see stencil/picture.py).
 """
 
 import argparse
@@ -58,6 +68,7 @@ import os
 import shutil
 import sys
 import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -175,11 +186,29 @@ def cmd_compile(args):
     return 0
 
 
+def cmd_picture(args):
+    from . import picture
+    passes = _tiling_passes(args)
+    if not passes:
+        raise CompileError("picture draws a tiling: give --hex-tile or --split-tile")
+    scops = picture.read_tiles(args.file, passes, args.steps)["scops"]
+    if not scops:
+        raise CompileError(f"{args.file}: no tiled time loop")
+    fixed = [int(v) for v in args.fixed.split(",")] if args.fixed else None
+    if args.space_at is None:
+        svg = picture.time_plane(scops[0], fixed)
+    else:
+        svg = picture.space_slice(scops[0], args.space_at, fixed)
+    Path(args.output).write_text(svg)
+    print(f"wrote {args.output}")
+    return 0
+
+
 def cmd_profile(args):
     from . import profile
-    result = profile.profile_file(args.file, hex_tile=args.hex_tile,
-                                  gpu_options=args.gpu_options or "", func=args.func,
-                                  seed=args.seed)
+    result = profile.profile_file(args.file, gpu_options=args.gpu_options or "",
+                                  func=args.func, seed=args.seed,
+                                  extra_passes=_tiling_passes(args))
     if args.json:
         import json
         print(json.dumps(result, indent=1))
@@ -242,10 +271,25 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--openmp", action="store_true")
     p.set_defaults(fn=cmd_compile)
+    p = sub.add_parser("picture", help="draw a tiling as SVG")
+    p.add_argument("file")
+    p.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
+                   help="hybrid hexagonal time tiling (options of stencil-opt --hex-tile)")
+    p.add_argument("--split-tile", nargs="?", const="", metavar="OPTIONS",
+                   help="split time tiling (options of stencil-opt --split-tile)")
+    p.add_argument("-o", "--output", required=True)
+    p.add_argument("--steps", type=int, default=0,
+                   help="time steps, for programs whose step count is not a constant")
+    p.add_argument("--fixed", help="values of the space dimensions not drawn")
+    p.add_argument("--space-at", type=int, metavar="T",
+                   help="draw the (s0, s1) plane at canonical time T instead")
+    p.set_defaults(fn=cmd_picture)
     p = sub.add_parser("profile", help="memory traffic of the emulated GPU kernels")
     p.add_argument("file")
     p.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
                    help="hybrid hexagonal time tiling (options of stencil-opt --hex-tile)")
+    p.add_argument("--split-tile", nargs="?", const="", metavar="OPTIONS",
+                   help="split time tiling (options of stencil-opt --split-tile)")
     p.add_argument("--gpu-options", metavar="OPTIONS", default="",
                    help="options of the GPU mapping (block-sizes, threads, ...)")
     p.add_argument("--func")
@@ -254,7 +298,7 @@ def main(argv=None):
     p.add_argument("--cpu", help="LLVM CPU name to optimize for (default: native)")
     p.set_defaults(fn=cmd_profile)
     args = parser.parse_args(argv)
-    if args.cpu:
+    if getattr(args, "cpu", None):
         os.environ["STENCIL_CPU"] = args.cpu
     try:
         return args.fn(args)

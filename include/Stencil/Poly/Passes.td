@@ -31,6 +31,26 @@ def PolyPrintDependences : Pass<"poly-print-dependences", "::mlir::ModuleOp"> {
   }];
 }
 
+def PolyPrintTiles : Pass<"poly-print-tiles", "::mlir::ModuleOp"> {
+  let summary = "Write where each instance of a tiled poly.scop runs, as JSON";
+  let description = [{
+    For every hex- or split-tiled `poly.scop` (not yet mapped to the GPU),
+    writes each statement instance with its phase (hexagonal tiling) or
+    color (split tiling) and its tile `[T, tile...]`, read from the schedule
+    tree that code generation turns into loops, the position of each
+    statement in a step, and the dependence distances in the canonical
+    space, as one JSON object. `python3 -m stencil picture` draws it.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", "\"-\"",
+           "Where to write the JSON ('-': the standard error, so that the IR "
+           "stays alone on the standard output)">,
+    Option<"steps", "steps", "int64_t", "0",
+           "The number of time steps, for programs whose step count is not a "
+           "constant">,
+  ];
+}
+
 def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
   let summary = "Hybrid hexagonal/parallelogram time tiling";
   let description = [{

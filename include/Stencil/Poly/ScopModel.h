@@ -50,6 +50,12 @@ struct Dependences {
 /// Dependences of the program order, i.e. under the canonical schedule.
 Dependences computeDependences(const ScopModel &model);
 
+/// Whether `schedule` has the layout buildHybridSchedule (two phases) and
+/// buildSplitSchedule (2^n colors) produce: `band [T] -> sequence -> filter
+/// -> mark "parallel" -> band [tiles] -> band [t'] -> band [points]` per
+/// phase or color.
+bool isTimeTiled(isl::schedule schedule, unsigned numSpaceDims);
+
 /// What time-tiling one scop needs whatever the tiling (hexagonal, split)
 /// and its sizes: its model, whether it has more than one step, its
 /// dependences and their cone.
