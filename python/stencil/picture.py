@@ -21,6 +21,7 @@ read the picture back and compare it with the schedule.
 """
 
 import json
+import re
 import subprocess
 import tempfile
 from pathlib import Path
@@ -60,6 +61,12 @@ def fill(point):
     by the parity of its tile."""
     light, dark = PALETTE[point["color"] % len(PALETTE)]
     return dark if sum(point["tile"]) % 2 else light
+
+
+def _where(scop):
+    """The time loop's location without directories: file:line:column."""
+    return re.sub(r'^loc\("(?:[^"]*/)?([^"]*)":(\d+):(\d+)\)$', r"\1:\2:\3",
+                  scop["location"])
 
 
 def _tile_key(point):
@@ -127,7 +134,7 @@ def time_plane(scop, fixed=None, arrows_at=None):
             cells[(p["instance"][1], canonical_time(scop, p))] = p
     if not cells:
         raise ValueError(f"no instance with s1... = {fixed}")
-    title = f"tiles of {scop['location']} in the (s0, t) plane" + (
+    title = f"tiles of the time loop at {_where(scop)} in the (s0, t) plane" + (
         f" at s1... = {fixed}" if fixed else "")
     body, corner, width, height = _grid(cells, title, "s0", "canonical time t")
     xs = sorted({x for x, _ in cells})
@@ -162,6 +169,6 @@ def space_slice(scop, time, fixed=None):
             cells[(p["instance"][1], p["instance"][2])] = p
     if not cells:
         raise ValueError(f"no instance at canonical time {time}")
-    title = f"tiles of {scop['location']} at canonical time {time}"
+    title = f"tiles of the time loop at {_where(scop)} at canonical time {time}"
     body, _, width, height = _grid(cells, title, "s0", "s1")
     return _svg(width, height, body, title)
