@@ -300,15 +300,16 @@ def random_hex_options(rng, path, rank, max_multiple=3):
     return options, has_scop
 
 
-def random_split_options(rng, path, rank, max_multiple=3):
+def random_split_options(rng, path, rank, max_multiple=3, max_slope=3):
     """Random --split-tile options valid for the program in `path` (the band
     height a multiple of the statements per step), and whether the program
-    has a time loop that --stencil-to-poly accepts."""
+    has a time loop that --stencil-to-poly accepts. `max_slope` bounds the
+    dependence slopes (3 for the random programs, see random_hex_options)."""
     k, has_scop = _time_loop_statements(path)
     h = k * rng.randint(1, max_multiple)
-    # Slopes are at most 3 (see random_hex_options): a period of 6 (h - 1)
-    # keeps the inverted trapezoids of a band apart whatever they are.
-    least = 6 * (h - 1)
+    # A period of 2 max_slope (h - 1) keeps the inverted trapezoids of a band
+    # apart whatever the slopes are.
+    least = 2 * max_slope * (h - 1)
     widths = [rng.randint(max(least, 1), least + 9) for _ in range(rank)]
     return f"h={h} widths={','.join(map(str, widths))}", has_scop
 
