@@ -40,9 +40,11 @@ PIPELINES = [
     ("canon", ["--canonicalize"]),
     ("poly", ["--stencil-to-poly", "--poly-print-dependences"]),
     ("hex-tile", ["--hex-tile=h=1", "--convert-stencil-to-loops"]),
+    ("split-tile", ["--split-tile=h=2", "--convert-stencil-to-loops"]),
     # The GPU mapping up to outlined kernels (no ptxas), and its CPU executor.
     ("gpu-map", ["--hex-tile=h=1", "--convert-to-gpu=host-to-llvm=false"]),
     ("gpu-emulate", ["--hex-tile=h=1", "--stencil-cpu-pipeline=emulate-gpu=true"]),
+    ("split-gpu-map", ["--split-tile", "--convert-to-gpu=host-to-llvm=false"]),
 ]
 PIPELINE_ARGS = dict(PIPELINES)
 
