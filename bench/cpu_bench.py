@@ -155,13 +155,15 @@ class Ours(Variant):
 
 
 class CVersion(Variant):
-    def __init__(self, spec, shape, steps, ety, openmp, workdir, cc, cflags):
-        super().__init__("C" + (" omp" if openmp else " seq"), spec.fields)
+    def __init__(self, spec, shape, steps, ety, openmp, workdir, cc, cflags,
+                 polybench=False, label="C"):
+        super().__init__(label + (" omp" if openmp else " seq"), spec.fields)
         self.spec, self.shape, self.ety = spec, tuple(shape), ety
         workdir = Path(workdir)
         workdir.mkdir(parents=True, exist_ok=True)
         src = workdir / f"{spec.name}.c"
-        src.write_text(cgen.generate_c(spec.name, shape, steps, ety, openmp))
+        src.write_text(cgen.generate_c(spec.name, shape, steps, ety, openmp,
+                                       polybench=polybench))
         self.library = workdir / f"libc_{spec.name}.so"
         flags = list(cflags) + (["-fopenmp"] if openmp else [])
         run_cmd([cc, *flags, "-fPIC", "-shared", "-o", str(self.library), str(src)])

@@ -8,7 +8,12 @@ and mode (sequential, OpenMP), in one process and on the same arrays:
             (bench/cpu_bench.py's baseline; OpenMP on the outer space loop);
   untiled   stencil-opt's reference lowering (compile_file);
   hex-tiled the same program after --hex-tile (default or given sizes);
-  split     the same program after --split-tile (default or given sizes).
+  split     the same program after --split-tile (default or given sizes);
+  polly     with --polly: the same loop nests in PolyBench's form (two steps
+            per iteration on fixed buffers, static sizes; cgen.py
+            polybench=True) compiled by clang-22 -O3 -march=native
+            -ffp-contract=off -mllvm -polly (OpenMP: -mllvm -polly-parallel
+            -fopenmp, no pragmas: Polly parallelizes), the polyhedral peer.
 
 Every variant's result is first compared bit for bit with C's; then --runs
 interleaved runs give the median time and GStencils/s = interior points x
@@ -18,6 +23,7 @@ steps / seconds / 1e9.
     /usr/bin/python3 bench/tiling_bench.py jacobi2d --shape 3072,3072 --steps 64
     /usr/bin/python3 bench/tiling_bench.py heat2d --hex "h=7 widths=32,1024"
     /usr/bin/python3 bench/tiling_bench.py heat2d --split "h=8 widths=64,1024"
+    /usr/bin/python3 bench/tiling_bench.py --polly --openmp      # with Polly (apt-get install clang-22)
 """
 
 import argparse
@@ -47,15 +53,19 @@ def main(argv=None):
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--openmp", action="store_true", help="also the OpenMP variants")
     p.add_argument("--cc", default="cc")
+    p.add_argument("--polly", action="store_true",
+                   help="also the loop nests compiled by clang-22 with Polly")
+    p.add_argument("--clang", default="clang-22", help="the clang with Polly (--polly)")
     args = p.parse_args(argv)
     args.cflags = CB.CFLAGS
     hex_pass = f"hex-tile={args.hex}" if args.hex else "hex-tile"
     split_pass = f"split-tile={args.split}" if args.split else "split-tile"
     workdir = Path(tempfile.mkdtemp(prefix="tiling-bench-"))
     failures = 0
+    names = ["C", "untiled", "hex", "split"] + (["polly"] if args.polly else [])
     print(f"{'example':14} {'dtype':5} {'shape':>16} {'steps':>5} {'mode':4} "
-          f"{'C':>8} {'untiled':>8} {'hex':>8} {'split':>8}  GStencils/s   "
-          f"hex/untiled split/untiled hex/C split/C")
+          + " ".join(f"{n:>8}" for n in names) + "  GStencils/s; "
+          + " ".join(f"{n}/untiled" for n in names[2:]))
     for name in args.examples:
         spec = B.BENCHMARKS[name]
         rank = spec.rank
@@ -77,6 +87,13 @@ def main(argv=None):
                     "hex": CB.Ours(spec, mlir, openmp, wd / "hex", (hex_pass,), "hex"),
                     "split": CB.Ours(spec, mlir, openmp, wd / "split", (split_pass,), "split"),
                 }
+                if args.polly:
+                    polly = ["-mllvm", "-polly"] + (["-mllvm", "-polly-parallel", "-fopenmp"]
+                                                    if openmp else [])
+                    variants["polly"] = CB.CVersion(spec, shape, steps, ety, False,
+                                                    wd / "polly", args.clang,
+                                                    args.cflags + polly, polybench=True,
+                                                    label="polly")
                 golden = None
                 for who, v in variants.items():
                     for f in spec.fields:
@@ -97,9 +114,8 @@ def main(argv=None):
                 points = int(np.prod(shape)) * steps
                 g = {who: points / statistics.median(t) / 1e9 for who, t in times.items()}
                 print(f"{name:14} {ety:5} {'x'.join(map(str, shape)):>16} {steps:>5} {mode:4} "
-                      f"{g['C']:8.3f} {g['untiled']:8.3f} {g['hex']:8.3f} {g['split']:8.3f}"
-                      f"{'':14}{g['hex'] / g['untiled']:6.2f}x {g['split'] / g['untiled']:12.2f}x"
-                      f" {g['hex'] / g['C']:5.2f}x {g['split'] / g['C']:7.2f}x",
+                      + " ".join(f"{g[n]:8.3f}" for n in names) + "  "
+                      + " ".join(f"{g[n] / g['untiled']:6.2f}x" for n in names[2:]),
                       flush=True)
     print("all results bit-identical" if not failures else f"{failures} MISMATCHES")
     return 1 if failures else 0

@@ -19,7 +19,9 @@ module prints the same operations, in the same order, as plain C loop nests:
   temporary arrays allocated once, outside the time loop), and the new values
   stored into the other buffers; halos are never written.  Single-sweep
   programs (hdiff, laplap) chain applies through temporary arrays and store
-  the last one into the output field;
+  the last one into the output field (`polybench=True`: the time loop runs two
+  steps per iteration on fixed buffers instead of swapping pointers, the
+  form PolyBench uses and polyhedral compilers such as Polly can analyze);
 - an apply whose result is only stored (not read by another apply) and whose
   domain is the stored interior writes straight into the output field; the
   others are computed into a temporary and copied into the field after every
@@ -193,9 +195,9 @@ def _index(var, shift):
 
 
 class _Program:
-    def __init__(self, spec, shape, steps, ety, openmp):
+    def __init__(self, spec, shape, steps, ety, openmp, polybench=False):
         self.spec, self.shape, self.steps, self.ety = spec, shape, steps, ety
-        self.openmp = openmp
+        self.openmp, self.polybench = openmp, polybench
         self.T = C_TYPES[ety]
         self.rank = spec.rank
         self.halo = spec.radius
@@ -292,9 +294,6 @@ class _Program:
                   f"{', OpenMP' if self.openmp else ''}; arguments ({name_list}) */")
         args = ", ".join(f"{T} *arg_{f}" for f in spec.fields)
         self.emit(0, f"void {sym}({args}) {{")
-        if spec.time_loop:
-            for s, (a, b) in zip(spec.states, spec.pingpong):
-                self.emit(1, f"{T} *{s}_cur = arg_{a}, *{s}_next = arg_{b};")
         for f in spec.inputs:
             self.emit(1, f"const {T} *f_{f} = arg_{f};")
         for f in spec.outputs:
@@ -305,91 +304,117 @@ class _Program:
                       f"{n.lo} to {n.hi} (upper bounds exclusive) */")
             self.emit(1, f"{T} *t_{n.index} = ({T} *)malloc(sizeof({T}) * {size}UL);")
             self.emit(1, f"if (!t_{n.index}) abort();")
-        depth = 1
-        if spec.time_loop:
-            self.emit(1, f"for (long t = 0; t < {self.steps}; ++t) {{")
-            depth = 2
+        def emit_step(depth):
+            """One time step (or the sweep) at nesting `depth`."""
+            def out_field(t):
+                return f"{t}_next" if spec.time_loop else f"f_{t}"
 
-        def out_field(t):
-            return f"{t}_next" if spec.time_loop else f"f_{t}"
-
-        for n in live:
-            self.emit(depth, f"{{ /* apply {n.name} */")
-            decls, reads = [], []
-            for k, op in enumerate(n.operands):
-                if not n.body.offsets[k]:
-                    continue
-                if isinstance(op, _Field):
-                    ext, src = self.full, self.field_ptr(op)
-                    base = list(self.halo)
+            for n in live:
+                self.emit(depth, f"{{ /* apply {n.name} */")
+                decls, reads = [], []
+                for k, op in enumerate(n.operands):
+                    if not n.body.offsets[k]:
+                        continue
+                    if isinstance(op, _Field):
+                        ext, src = self.full, self.field_ptr(op)
+                        base = list(self.halo)
+                    else:
+                        ext, src = op.ext, f"t_{op.index}"
+                        base = [-l for l in op.lo]
+                    decls.append(f"{self.row_decl(ext, f'in{k}', True)} = "
+                                 f"{self.row_cast(ext, True)}{src};")
+                    reads.append(base)
+                if n.direct:
+                    ext, dst, obase = self.full, out_field(n.stored[0]), list(self.halo)
                 else:
-                    ext, src = op.ext, f"t_{op.index}"
-                    base = [-l for l in op.lo]
-                decls.append(f"{self.row_decl(ext, f'in{k}', True)} = "
-                             f"{self.row_cast(ext, True)}{src};")
-                reads.append(base)
-            if n.direct:
-                ext, dst, obase = self.full, out_field(n.stored[0]), list(self.halo)
-            else:
-                ext, dst, obase = n.ext, f"t_{n.index}", [-l for l in n.lo]
-            decls.append(f"{self.row_decl(ext, 'out', False)} = {self.row_cast(ext, False)}{dst};")
-            for line in decls:
-                self.emit(depth + 1, line)
-            body = []
-            read_base = {}
-            j = 0
-            for k in range(len(n.operands)):
-                if n.body.offsets[k]:
-                    read_base[k] = reads[j]
-                    j += 1
-            for st in n.body.stmts:
-                kind, var = st[0], st[1]
-                if kind == "read":
-                    k, off = st[2], st[3]
-                    shifts = [b + o for b, o in zip(read_base[k], off)]
-                    body.append(f"const {T} {var} = {self.subscript(f'in{k}', shifts)};")
-                elif kind == "const":
-                    body.append(f"const {T} {var} = {st[2]};")
-                elif kind == "bin":
-                    body.append(f"const {T} {var} = {st[2]} {st[3]} {st[4]};")
-                elif kind == "gt":
-                    body.append(f"const int {var} = {st[2]} > {st[3]};")
-                elif kind == "select":
-                    body.append(f"const {T} {var} = {st[2]} ? {st[3]} : {st[4]};")
-            body.append(f"{self.subscript('out', obase)} = {n.body.result};")
-            self.loop_nest(depth + 1, n.lo, n.hi, body)
-            self.emit(depth, "}")
-        # stores of applies computed into temporaries
-        for n in live:
-            if n.direct:
-                continue
-            for t in n.stored:
-                self.emit(depth, f"{{ /* store {n.name} into {t} */")
-                self.emit(depth + 1, f"{self.row_decl(n.ext, 'src', True)} = "
-                          f"{self.row_cast(n.ext, True)}t_{n.index};")
-                self.emit(depth + 1, f"{self.row_decl(self.full, 'dst', False)} = "
-                          f"{self.row_cast(self.full, False)}{out_field(t)};")
-                self.loop_nest(depth + 1, interior_lo, interior_hi,
-                               [f"{self.subscript('dst', self.halo)} = "
-                                f"{self.subscript('src', [-l for l in n.lo])};"])
+                    ext, dst, obase = n.ext, f"t_{n.index}", [-l for l in n.lo]
+                decls.append(f"{self.row_decl(ext, 'out', False)} = {self.row_cast(ext, False)}{dst};")
+                for line in decls:
+                    self.emit(depth + 1, line)
+                body = []
+                read_base = {}
+                j = 0
+                for k in range(len(n.operands)):
+                    if n.body.offsets[k]:
+                        read_base[k] = reads[j]
+                        j += 1
+                for st in n.body.stmts:
+                    kind, var = st[0], st[1]
+                    if kind == "read":
+                        k, off = st[2], st[3]
+                        shifts = [b + o for b, o in zip(read_base[k], off)]
+                        body.append(f"const {T} {var} = {self.subscript(f'in{k}', shifts)};")
+                    elif kind == "const":
+                        body.append(f"const {T} {var} = {st[2]};")
+                    elif kind == "bin":
+                        body.append(f"const {T} {var} = {st[2]} {st[3]} {st[4]};")
+                    elif kind == "gt":
+                        body.append(f"const int {var} = {st[2]} > {st[3]};")
+                    elif kind == "select":
+                        body.append(f"const {T} {var} = {st[2]} ? {st[3]} : {st[4]};")
+                body.append(f"{self.subscript('out', obase)} = {n.body.result};")
+                self.loop_nest(depth + 1, n.lo, n.hi, body)
                 self.emit(depth, "}")
-        if spec.time_loop:
-            for s in spec.states:
-                self.emit(2, f"{{ {T} *swap = {s}_cur; {s}_cur = {s}_next; {s}_next = swap; }}")
+            # stores of applies computed into temporaries
+            for n in live:
+                if n.direct:
+                    continue
+                for t in n.stored:
+                    self.emit(depth, f"{{ /* store {n.name} into {t} */")
+                    self.emit(depth + 1, f"{self.row_decl(n.ext, 'src', True)} = "
+                              f"{self.row_cast(n.ext, True)}t_{n.index};")
+                    self.emit(depth + 1, f"{self.row_decl(self.full, 'dst', False)} = "
+                              f"{self.row_cast(self.full, False)}{out_field(t)};")
+                    self.loop_nest(depth + 1, interior_lo, interior_hi,
+                                   [f"{self.subscript('dst', self.halo)} = "
+                                    f"{self.subscript('src', [-l for l in n.lo])};"])
+                    self.emit(depth, "}")
+
+        if spec.time_loop and self.polybench:
+            # PolyBench's form: two steps per iteration, each with its own
+            # fixed buffers (no pointer swap, which hides the arrays from a
+            # polyhedral compiler), and a last step when the count is odd;
+            # every buffer receives the values the swapping loop gives it.
+            def half(depth, swapped):
+                self.emit(depth, "{")
+                for st, (a_, b_) in zip(spec.states, spec.pingpong):
+                    cur, nxt = (b_, a_) if swapped else (a_, b_)
+                    self.emit(depth + 1, f"{T} *{st}_cur = arg_{cur}, *{st}_next = arg_{nxt};")
+                emit_step(depth + 1)
+                self.emit(depth, "}")
+            self.emit(1, f"for (long t = 0; t < {self.steps // 2}; ++t) {{")
+            half(2, False)
+            half(2, True)
             self.emit(1, "}")
+            if self.steps % 2:
+                half(1, False)
+        elif spec.time_loop:
+            for st, (a_, b_) in zip(spec.states, spec.pingpong):
+                self.emit(1, f"{T} *{st}_cur = arg_{a_}, *{st}_next = arg_{b_};")
+            self.emit(1, f"for (long t = 0; t < {self.steps}; ++t) {{")
+            emit_step(2)
+            for st in spec.states:
+                self.emit(2, f"{{ {T} *swap = {st}_cur; {st}_cur = {st}_next; {st}_next = swap; }}")
+            self.emit(1, "}")
+        else:
+            emit_step(1)
+
         for n in temps_needed:
             self.emit(1, f"free(t_{n.index});")
         self.emit(0, "}")
         return "\n".join(self.lines) + "\n"
 
 
-def generate_c(name, shape=None, steps=None, dtype="f64", openmp=False, header=True):
-    """C source of benchmark `name` (see the module docstring)."""
+def generate_c(name, shape=None, steps=None, dtype="f64", openmp=False, header=True,
+               polybench=False):
+    """C source of benchmark `name` (see the module docstring); with
+    `polybench`, the time loop in PolyBench's form (two steps per iteration
+    on fixed buffers, no pointer swap), for polyhedral compilers."""
     spec = B.BENCHMARKS[name]
     shape = spec._shape(shape)
     steps = spec._steps(steps)
     ety = B._ety(dtype)
-    text = _Program(spec, shape, steps, ety, openmp).gen()
+    text = _Program(spec, shape, steps, ety, openmp, polybench).gen()
     if header:
         text = ("/* Generated by python/stencil/cgen.py from the kernel in "
                 "python/stencil/benchmarks.py. */\n#include <stdlib.h>\n\n" + text)
@@ -404,9 +429,13 @@ def main(argv=None):
     p.add_argument("--steps", type=int, help="time steps (iterative benchmarks)")
     p.add_argument("--dtype", default="f64", choices=sorted(B.DTYPES))
     p.add_argument("--openmp", action="store_true", help="add #pragma omp parallel for")
+    p.add_argument("--polybench", action="store_true",
+                   help="the time loop in PolyBench's form (two steps per iteration on "
+                        "fixed buffers), for polyhedral compilers such as Polly")
     p.add_argument("-o", "--output", help="output file (default: stdout)")
     args = p.parse_args(argv)
-    B._write(generate_c(args.name, args.shape, args.steps, args.dtype, args.openmp), args.output)
+    B._write(generate_c(args.name, args.shape, args.steps, args.dtype, args.openmp,
+                        polybench=args.polybench), args.output)
     return 0
 
 
