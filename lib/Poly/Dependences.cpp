@@ -209,7 +209,8 @@ LogicalResult mlir::stencil::poly::analyzeTimeLoop(isl::ctx ctx, ScopOp scop,
     analysis.cone =
         computeDependenceCone(analysis.deps, model.canonical, n, error);
     if (!analysis.cone)
-      return mlir::emitError(scop.getLoc(), "cannot ") << tiling << ": " << error;
+      return mlir::emitError(scop.getLoc(), "cannot ")
+             << tiling << ": " << error;
   } catch (const isl::exception &e) {
     return mlir::emitError(scop.getLoc(), "isl failed while tiling: ")
            << e.what();
@@ -217,7 +218,8 @@ LogicalResult mlir::stencil::poly::analyzeTimeLoop(isl::ctx ctx, ScopOp scop,
   return success();
 }
 
-bool mlir::stencil::poly::isTimeTiled(isl::schedule schedule, unsigned numSpaceDims) {
+bool mlir::stencil::poly::isTimeTiled(isl::schedule schedule,
+                                      unsigned numSpaceDims) {
   isl::schedule_node t = schedule.root().child(0);
   if (isl_schedule_node_get_type(t.get()) != isl_schedule_node_band ||
       t.as<isl::schedule_node_band>().n_member() != 1)

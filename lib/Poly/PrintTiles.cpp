@@ -132,16 +132,16 @@ FailureOr<llvm::json::Object> PolyPrintTilesPass::describe(ScopOp scop) {
     model->canonical.foreach_map(
         [&](isl::map m) { canonicalMaps.push_back(m); });
     for (isl::map map : canonicalMaps) {
-      isl::map atOrigin = map.intersect_domain(isl::manage(isl_set_fix_si(
-          isl_set_universe(map.get_space().domain().release()), isl_dim_set,
-          0, 0)));
+      isl::map atOrigin = map.intersect_domain(isl::manage(
+          isl_set_fix_si(isl_set_universe(map.get_space().domain().release()),
+                         isl_dim_set, 0, 0)));
       isl::val k = atOrigin.range().dim_min_val(0);
       position[std::string(isl_map_get_tuple_name(map.get(), isl_dim_in))] =
           k.get_num_si();
     }
     llvm::json::Array distances;
-    isl::union_map deps = computeDependences(*model).all().intersect_params(
-        params);
+    isl::union_map deps =
+        computeDependences(*model).all().intersect_params(params);
     deps.apply_domain(model->canonical)
         .apply_range(model->canonical)
         .deltas()

@@ -169,8 +169,8 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
         std::string array = map.range_tuple_id().name();
         isl::pw_multi_aff access = map.as_pw_multi_aff();
         bool global = globalWriteToo && t + 1 == texts.size();
-        bool promoted =
-            sharedAccesses && !global && sharedAccesses->promotes(a.name, array);
+        bool promoted = sharedAccesses && !global &&
+                        sharedAccesses->promotes(a.name, array);
         if (promoted)
           array = sharedArrayName(array);
         arrayOf[a.name].push_back(array);

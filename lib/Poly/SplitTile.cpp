@@ -75,8 +75,9 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
 
 } // namespace
 
-LogicalResult mlir::stencil::poly::splitTileScop(
-    ScopOp scop, const SplitTileRequest &request) {
+LogicalResult
+mlir::stencil::poly::splitTileScop(ScopOp scop,
+                                   const SplitTileRequest &request) {
   IslContext ctx;
   TimeLoopAnalysis loop;
   if (failed(analyzeTimeLoop(ctx, scop, "split-tile", loop)))
@@ -97,9 +98,9 @@ LogicalResult mlir::stencil::poly::splitTileScop(
   options.statementsPerStep = model.statementsPerStep;
   options.isolateFullTiles = request.isolate;
   options.unrollTime = request.unroll;
-  options.sizes = defaultSplitTileSizes(
-      cone, model.statementsPerStep,
-      request.gpuSizes ? TileTarget::Gpu : TileTarget::Cpu);
+  options.sizes = defaultSplitTileSizes(cone, model.statementsPerStep,
+                                        request.gpuSizes ? TileTarget::Gpu
+                                                         : TileTarget::Cpu);
   if (request.height >= 0)
     options.sizes.h = request.height;
   if (!request.widths.empty())
@@ -107,16 +108,16 @@ LogicalResult mlir::stencil::poly::splitTileScop(
   if (std::optional<std::string> bad = checkSplitTileSizes(cone, options))
     return mlir::emitError(scop.getLoc(), "invalid tile sizes: ") << *bad;
   std::string error;
-  std::optional<isl::schedule> schedule = buildSplitSchedule(
-      model.domain, model.canonical, cone, options, error);
+  std::optional<isl::schedule> schedule =
+      buildSplitSchedule(model.domain, model.canonical, cone, options, error);
   if (!schedule)
     return mlir::emitError(scop.getLoc(), "split-tile failed: ") << error;
   // The cheap proof first; the tree check decides, and names the violated
   // dependence, only when the proof does not go through.
   std::optional<std::string> violated;
-  if (!splitTilingIsLegal(dependenceDistanceBoxes(model.canonical, n,
-                                                  loop.deps),
-                          cone, options))
+  if (!splitTilingIsLegal(
+          dependenceDistanceBoxes(model.canonical, n, loop.deps), cone,
+          options))
     violated = verifySchedule(*schedule, loop.deps);
   if (violated)
     return mlir::emitError(scop.getLoc(),

@@ -72,10 +72,8 @@ static int64_t shrinkOverBand(const DependenceCone &cone, unsigned i,
   return cone.upper[i].ceilTimes(h - 1) + cone.lower[i].ceilTimes(h - 1);
 }
 
-SplitTileSizes
-mlir::stencil::poly::defaultSplitTileSizes(const DependenceCone &cone,
-                                           unsigned statementsPerStep,
-                                           TileTarget target) {
+SplitTileSizes mlir::stencil::poly::defaultSplitTileSizes(
+    const DependenceCone &cone, unsigned statementsPerStep, TileTarget target) {
   // CPU: a tile's data should stay within the L2 cache and its innermost
   // width be long enough to vectorize and stream. GPU: a tile per block,
   // its footprint within 48 KiB of shared memory, a multiple of a warp
@@ -95,9 +93,8 @@ mlir::stencil::poly::defaultSplitTileSizes(const DependenceCone &cone,
   SplitTileSizes sizes;
   sizes.h = (height + k - 1) / k * k;
   for (size_t i = 0; i < n; ++i)
-    sizes.widths.push_back(
-        std::max(i + 1 == n ? innerWidth : outerWidth,
-                 2 * shrinkOverBand(cone, i, sizes.h)));
+    sizes.widths.push_back(std::max(i + 1 == n ? innerWidth : outerWidth,
+                                    2 * shrinkOverBand(cone, i, sizes.h)));
   return sizes;
 }
 
@@ -166,9 +163,8 @@ mlir::stencil::poly::splitColors(isl::ctx ctx, const DependenceCone &cone,
                             " + " + std::to_string(low.den - 1) + ")/" +
                             std::to_string(low.den) + ")";
     invertedTile.push_back("floor((" + s + " + " + ceilLower + ")/" + w + ")");
-    invertedLocal.push_back(s + " + " +
-                            std::to_string(low.ceilTimes(h - 1)) + " - " + w +
-                            "*" + invertedTile.back());
+    invertedLocal.push_back(s + " + " + std::to_string(low.ceilTimes(h - 1)) +
+                            " - " + w + "*" + invertedTile.back());
   }
   llvm::SmallVector<SplitColor> colors;
   for (unsigned bits = 0; bits < (1u << n); ++bits) {
@@ -245,9 +241,9 @@ std::optional<isl::schedule> mlir::stencil::poly::buildSplitSchedule(
       // Built bottom-up: each insertion goes above the current node. Within
       // a tile the steps run in order, in local coordinates (t', s'...).
       auto localPart = [&](const std::string &range) {
-        return band(isl::multi_aff(ctx, "{ [tl, " + space + "] -> " + range +
-                                            " }")
-                        .pullback(color.local));
+        return band(
+            isl::multi_aff(ctx, "{ [tl, " + space + "] -> " + range + " }")
+                .pullback(color.local));
       };
       isl::schedule_node_band points =
           node.insert_partial_schedule(localPart("[" + space + "]"))
@@ -267,9 +263,8 @@ std::optional<isl::schedule> mlir::stencil::poly::buildSplitSchedule(
       for (unsigned i = 0; i < n; ++i)
         tileBand = tileBand.member_set_coincident(i, 1);
       if (options.isolateFullTiles) {
-        isl::map tileOf =
-            isl::manage(isl_map_from_multi_aff(color.tile.copy()))
-                .intersect_domain(color.points)
+        isl::map tileOf = isl::manage(isl_map_from_multi_aff(color.tile.copy()))
+                              .intersect_domain(color.points)
                               .apply_range(nest);
         isl::set full = fullTiles(tileOf, domain, *canon);
         if (!full.is_empty())
@@ -280,8 +275,8 @@ std::optional<isl::schedule> mlir::stencil::poly::buildSplitSchedule(
     }
     return node.schedule();
   } catch (const isl::exception &e) {
-    error = std::string("isl error while building the split schedule: ") +
-            e.what();
+    error =
+        std::string("isl error while building the split schedule: ") + e.what();
     return std::nullopt;
   }
 }
@@ -336,8 +331,9 @@ bool mlir::stencil::poly::splitTilingIsLegal(
           if (from.bits > to.bits && !pairs.is_empty())
             return false; // from I back to U
           if (from.bits == to.bits &&
-              !pairs.intersect(isl::manage(isl_map_lex_gt(isl_space_copy(
-                                   pairs.get_space().range().get()))))
+              !pairs
+                   .intersect(isl::manage(isl_map_lex_gt(
+                       isl_space_copy(pairs.get_space().range().get()))))
                    .unite(pairs.intersect(isl::manage(isl_map_lex_lt(
                        isl_space_copy(pairs.get_space().range().get())))))
                    .is_empty())

@@ -58,10 +58,10 @@ protected:
       return isl::schedule();
     // The cheap proof agrees with the check of the tree, both ways, on
     // every tiling the tests build (legal ones and ones with wrong slopes).
-    EXPECT_EQ(splitTilingIsLegal(
-                  dependenceDistanceBoxes(prog.canonical, prog.n, prog.deps),
-                  c, o),
-              !verifySchedule(*s, prog.deps).has_value());
+    EXPECT_EQ(
+        splitTilingIsLegal(
+            dependenceDistanceBoxes(prog.canonical, prog.n, prog.deps), c, o),
+        !verifySchedule(*s, prog.deps).has_value());
     return *s;
   }
 
@@ -80,8 +80,7 @@ protected:
     std::map<Instance, Placement> where;
     unsigned numColors = colors(s).n_children();
     for (unsigned color = 0; color < numColors; ++color) {
-      isl::schedule_node leaf =
-          tileBand(s, color).child(0).child(0).child(0);
+      isl::schedule_node leaf = tileBand(s, color).child(0).child(0).child(0);
       EXPECT_TRUE(leaf.isa<isl::schedule_node_leaf>());
       for (auto &[inst, v] :
            enumerate(fixN(leaf.get_prefix_schedule_union_map(), N))) {
@@ -118,7 +117,8 @@ protected:
         const Placement &a = where[src], &b = where[dst];
         EXPECT_LT(a.all(), b.all()) << "dependence goes backward";
         if (a.tile[0] == b.tile[0] && a.tile[1] == b.tile[1]) {
-          EXPECT_EQ(a.tile, b.tile) << "dependence between two tiles of a color";
+          EXPECT_EQ(a.tile, b.tile)
+              << "dependence between two tiles of a color";
         }
       }
     });
@@ -293,9 +293,8 @@ TEST_F(SplitTilingTest, Jacobi3D) {
 // A dimension without dependences has no inverted trapezoids: its colors
 // are left out (2 colors in 2D).
 TEST_F(SplitTilingTest, DimensionWithoutDependences) {
-  Program prog = makeProgram(1, {17, 11},
-                             {{0, 0, 1, {1, 0}}, {0, 0, 1, {-1, 0}},
-                              {0, 0, 1, {0, 0}}});
+  Program prog = makeProgram(
+      1, {17, 11}, {{0, 0, 1, {1, 0}}, {0, 0, 1, {-1, 0}}, {0, 0, 1, {0, 0}}});
   DependenceCone c = cone(prog);
   SplitTilingOptions o = options(4, {8, 4});
   isl::schedule s = build(prog, c, o);
@@ -319,14 +318,16 @@ TEST(SplitTileSizesTest, ChecksAndDefaults) {
   c.lower = {Rational{1, 1}, Rational{1, 2}};
   EXPECT_FALSE(checkSplitTileSizes(c, options(4, {6, 8})));
   // ceil(2*3) + ceil(3/2) = 8 along dimension 1.
-  std::optional<std::string> narrow = checkSplitTileSizes(c, options(4, {6, 7}));
+  std::optional<std::string> narrow =
+      checkSplitTileSizes(c, options(4, {6, 7}));
   ASSERT_TRUE(narrow);
   EXPECT_NE(narrow->find("width 1 must be at least"), std::string::npos)
       << *narrow;
   EXPECT_NE(narrow->find("= 8"), std::string::npos) << *narrow;
   EXPECT_TRUE(checkSplitTileSizes(c, options(0, {6, 8})));
   EXPECT_TRUE(checkSplitTileSizes(c, options(4, {6})));
-  std::optional<std::string> steps = checkSplitTileSizes(c, options(3, {6, 8}, 2));
+  std::optional<std::string> steps =
+      checkSplitTileSizes(c, options(3, {6, 8}, 2));
   ASSERT_TRUE(steps);
   EXPECT_NE(steps->find("multiple of the 2 statements"), std::string::npos);
   for (unsigned K : {1u, 2u, 3u, 5u}) {

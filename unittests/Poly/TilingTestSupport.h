@@ -1,4 +1,5 @@
-//===- TilingTestSupport.h - small programs for the tiling tests -*- C++ -*-===//
+//===- TilingTestSupport.h - small programs for the tiling tests -*- C++
+//-*-===//
 //
 // Stencil programs in canonical form (K statements per step, constant
 // dependence distances) and enumeration helpers, shared by the tests of
@@ -61,7 +62,8 @@ inline std::string str(const isl::union_map &m) {
   return s;
 }
 
-inline int64_t coordinate(const isl::point &p, isl_dim_type type, unsigned pos) {
+inline int64_t coordinate(const isl::point &p, isl_dim_type type,
+                          unsigned pos) {
   isl_val *v = isl_point_get_coordinate_val(p.get(), type, pos);
   int64_t r = isl_val_get_num_si(v);
   isl_val_free(v);
@@ -69,7 +71,8 @@ inline int64_t coordinate(const isl::point &p, isl_dim_type type, unsigned pos) 
 }
 
 /// All pairs (instance, image vector) of a bounded union_map.
-inline std::vector<std::pair<Instance, Vec>> enumerate(const isl::union_map &umap) {
+inline std::vector<std::pair<Instance, Vec>>
+enumerate(const isl::union_map &umap) {
   std::vector<std::pair<Instance, Vec>> result;
   umap.foreach_map([&](isl::map map) {
     unsigned nIn = isl_map_dim(map.get(), isl_dim_in);

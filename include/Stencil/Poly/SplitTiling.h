@@ -71,9 +71,9 @@ checkSplitTileSizes(const DependenceCone &cone,
 /// are left out; the others are in execution order.
 struct SplitColor {
   unsigned bits = 0;
-  isl::set points;           // in P
-  isl::multi_aff tile;       // P -> [T, K_0, ..., K_{n-1}]
-  isl::multi_aff local;      // P -> [t', s'_0, ..., s'_{n-1}], from 0
+  isl::set points;      // in P
+  isl::multi_aff tile;  // P -> [T, K_0, ..., K_{n-1}]
+  isl::multi_aff local; // P -> [t', s'_0, ..., s'_{n-1}], from 0
 };
 llvm::SmallVector<SplitColor> splitColors(isl::ctx ctx,
                                           const DependenceCone &cone,
