@@ -66,6 +66,31 @@ constexpr int64_t kDefaultThreads[] = {32, 4, 2};
 /// Points per thread and time step up to which the point loops are unrolled.
 constexpr int64_t kMaxUnrolledPoints = 64;
 
+/// Isolation and unrolling of a GPU re-tiling: what the tiling pass was
+/// given (`retile`), else the GPU's choice. Full-tile isolation doubles the
+/// code of a tile (full and partial versions in one kernel); in 3D that
+/// pushes the kernels past 255 registers into spills (docs/gpu.md), so
+/// there it is off unless asked. Unrolled steps give straight-line code per
+/// step of a full tile, and fewer instructions per update, registers and
+/// compile time in 1D-3D (jacobi2d 3072^2: 62 -> 25 modeled instructions
+/// per update; docs/performance.md).
+LogicalResult gpuRetileDefaults(ScopOp scop, DictionaryAttr retile,
+                                bool &isolate, bool &unroll) {
+  auto unrollAttr = retile.getAs<BoolAttr>("unroll");
+  unroll = unrollAttr ? unrollAttr.getValue() : true;
+  if (auto isolateAttr = retile.getAs<BoolAttr>("isolate")) {
+    isolate = isolateAttr.getValue();
+    return success();
+  }
+  IslContext ctx;
+  std::string error;
+  std::optional<ScopModel> model = readScop(ctx, scop, error);
+  if (!model)
+    return scop.emitOpError("cannot read the polyhedral form: ") << error;
+  isolate = model->numSpaceDims < 3;
+  return success();
+}
+
 isl::schedule_node deleteNode(isl::schedule_node node) {
   return isl::manage(isl_schedule_node_delete(node.release()));
 }
@@ -246,25 +271,14 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
   if (scop.getGpuThreads())
     return success(); // Already mapped.
   // Split-tiled with default sizes for a target not known then: the GPU's
-  // now, with its steps unrolled and, below 3D, full tiles isolated (as for
-  // hexagonal tiles below).
+  // now.
   if (auto retile =
           scop->getAttrOfType<DictionaryAttr>(kSplitRetileForGpuAttr)) {
     SplitTileRequest request;
     request.gpuSizes = true;
-    auto isolate = retile.getAs<BoolAttr>("isolate");
-    auto unroll = retile.getAs<BoolAttr>("unroll");
-    request.unroll = unroll ? unroll.getValue() : true;
-    if (isolate) {
-      request.isolate = isolate.getValue();
-    } else {
-      IslContext ctx;
-      std::string error;
-      std::optional<ScopModel> model = readScop(ctx, scop, error);
-      if (!model)
-        return scop.emitOpError("cannot read the polyhedral form: ") << error;
-      request.isolate = model->numSpaceDims < 3;
-    }
+    if (failed(gpuRetileDefaults(scop, retile, request.isolate,
+                                 request.unroll)))
+      return failure();
     if (failed(splitTileScop(scop, request)))
       return failure();
     scop->removeAttr(kSplitRetileForGpuAttr);
@@ -278,24 +292,9 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       request.minParallelTiles = 2 * device->sms;
     if (auto dim = retile.getAs<IntegerAttr>("hex_dim"))
       request.hexDim = dim.getInt();
-    // Full-tile isolation doubles the code of a tile (full and partial
-    // versions in one kernel); in 3D that pushes the kernels past 255
-    // registers into spills (docs/gpu.md), so there it is off unless asked.
-    if (auto isolate = retile.getAs<BoolAttr>("isolate")) {
-      request.isolate = isolate.getValue();
-    } else {
-      IslContext ctx;
-      std::string error;
-      std::optional<ScopModel> model = readScop(ctx, scop, error);
-      if (!model)
-        return scop.emitOpError("cannot read the polyhedral form: ") << error;
-      request.isolate = model->numSpaceDims < 3;
-    }
-    // Unrolled steps: straight-line code per step of a full tile, and fewer
-    // instructions per update, registers and compile time in 1D-3D (jacobi2d
-    // 3072^2: 62 -> 25 modeled instructions per update; docs/performance.md).
-    auto unroll = retile.getAs<BoolAttr>("unroll");
-    request.unroll = unroll ? unroll.getValue() : true;
+    if (failed(gpuRetileDefaults(scop, retile, request.isolate,
+                                 request.unroll)))
+      return failure();
     auto offset = retile.getAs<IntegerAttr>("offset");
     if (offset)
       request.offset = offset.getInt();

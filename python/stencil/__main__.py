@@ -217,20 +217,25 @@ def cmd_profile(args):
     return 0
 
 
+def _add_tiling_options(parser):
+    """--hex-tile and --split-tile, with the options of their passes."""
+    parser.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
+                        help="hybrid hexagonal time tiling, with the options of "
+                             "stencil-opt --hex-tile (for example \"h=3 widths=16,256\"; "
+                             "none: the defaults)")
+    parser.add_argument("--split-tile", nargs="?", const="", metavar="OPTIONS",
+                        help="split time tiling (trapezoids, one color per subset of the "
+                             "space dimensions), with the options of stencil-opt "
+                             "--split-tile (for example \"h=4 widths=32,256\"; none: the "
+                             "defaults)")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m stencil", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--cpu", help="LLVM CPU name to optimize for (default: native)")
-    common.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
-                        help="hybrid hexagonal time tiling, with the options of "
-                             "stencil-opt --hex-tile (for example \"h=3 widths=16,256\"; "
-                             "none: the defaults)")
-    common.add_argument("--split-tile", nargs="?", const="", metavar="OPTIONS",
-                        help="split time tiling (trapezoids, one color per subset of the "
-                             "space dimensions), with the options of stencil-opt "
-                             "--split-tile (for example \"h=4 widths=32,256\"; none: the "
-                             "defaults)")
+    _add_tiling_options(common)
     common.add_argument("--gpu", action="store_true",
                         help="compile for CUDA (--convert-to-gpu) and run on the GPU "
                              "(needs the NVIDIA driver to run)")
@@ -273,10 +278,7 @@ def main(argv=None):
     p.set_defaults(fn=cmd_compile)
     p = sub.add_parser("picture", help="draw a tiling as SVG")
     p.add_argument("file")
-    p.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
-                   help="hybrid hexagonal time tiling (options of stencil-opt --hex-tile)")
-    p.add_argument("--split-tile", nargs="?", const="", metavar="OPTIONS",
-                   help="split time tiling (options of stencil-opt --split-tile)")
+    _add_tiling_options(p)
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--steps", type=int, default=0,
                    help="time steps, for programs whose step count is not a constant")
@@ -286,10 +288,7 @@ def main(argv=None):
     p.set_defaults(fn=cmd_picture)
     p = sub.add_parser("profile", help="memory traffic of the emulated GPU kernels")
     p.add_argument("file")
-    p.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
-                   help="hybrid hexagonal time tiling (options of stencil-opt --hex-tile)")
-    p.add_argument("--split-tile", nargs="?", const="", metavar="OPTIONS",
-                   help="split time tiling (options of stencil-opt --split-tile)")
+    _add_tiling_options(p)
     p.add_argument("--gpu-options", metavar="OPTIONS", default="",
                    help="options of the GPU mapping (block-sizes, threads, ...)")
     p.add_argument("--func")
