@@ -218,6 +218,21 @@ LogicalResult mlir::stencil::poly::analyzeTimeLoop(isl::ctx ctx, ScopOp scop,
   return success();
 }
 
+bool mlir::stencil::poly::isCanonical(isl::schedule schedule, unsigned numSpaceDims) {
+  isl::schedule_node t = schedule.root().child(0);
+  if (isl_schedule_node_get_type(t.get()) != isl_schedule_node_band ||
+      t.as<isl::schedule_node_band>().n_member() != 1)
+    return false;
+  isl::schedule_node mark = t.child(0);
+  if (isl_schedule_node_get_type(mark.get()) != isl_schedule_node_mark)
+    return false;
+  isl::schedule_node space = mark.child(0);
+  return isl_schedule_node_get_type(space.get()) == isl_schedule_node_band &&
+         space.as<isl::schedule_node_band>().n_member() == numSpaceDims &&
+         isl_schedule_node_get_type(space.child(0).get()) ==
+             isl_schedule_node_leaf;
+}
+
 bool mlir::stencil::poly::isTimeTiled(isl::schedule schedule,
                                       unsigned numSpaceDims) {
   isl::schedule_node t = schedule.root().child(0);

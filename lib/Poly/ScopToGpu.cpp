@@ -95,23 +95,6 @@ isl::schedule_node deleteNode(isl::schedule_node node) {
   return isl::manage(isl_schedule_node_delete(node.release()));
 }
 
-/// Whether `schedule` is the canonical one (canonicalSchedule): `band
-/// [K*t + k] -> mark "parallel" -> band [s...]`.
-bool isCanonical(isl::schedule schedule, unsigned numSpaceDims) {
-  isl::schedule_node t = schedule.root().child(0);
-  if (isl_schedule_node_get_type(t.get()) != isl_schedule_node_band ||
-      t.as<isl::schedule_node_band>().n_member() != 1)
-    return false;
-  isl::schedule_node mark = t.child(0);
-  if (isl_schedule_node_get_type(mark.get()) != isl_schedule_node_mark)
-    return false;
-  isl::schedule_node space = mark.child(0);
-  return isl_schedule_node_get_type(space.get()) == isl_schedule_node_band &&
-         space.as<isl::schedule_node_band>().n_member() == numSpaceDims &&
-         isl_schedule_node_get_type(space.child(0).get()) ==
-             isl_schedule_node_leaf;
-}
-
 /// "a0, ..., a{n-1}"
 std::string vars(unsigned n) {
   SmallVector<std::string> names;

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -35,7 +36,36 @@ struct ArrayStorage {
   Type elementType;
   llvm::DenseMap<int64_t, SmallVector<int64_t>> shapes;
   llvm::DenseMap<std::pair<Operation *, int64_t>, Value> attributions;
+  /// Tile-local buffers (fusion): `shape` elements, one buffer per
+  /// iteration of the tile loop, allocated on first use.
+  bool tileLocal = false;
+  SmallVector<int64_t> shape;
+  llvm::DenseMap<Block *, Value> tileBuffers;
 };
+
+/// The suffix of the storage of a tile-local buffer in access lists.
+constexpr const char *kTileSuffix = "_tile";
+
+/// `access` (of a tiled instance S_fused[t, T..., s...]) into the tile-local
+/// buffer whose element 0 is `offset(t, T...)`.
+isl::pw_multi_aff tileLocalAccess(isl::pw_multi_aff access,
+                                  const LocalBuffer &buffer,
+                                  const isl::multi_aff &toTile) {
+  isl::multi_aff offset = buffer.offset.pullback(toTile);
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_align_params(
+      access.release(), isl_multi_aff_get_space(offset.get()));
+  isl_multi_aff *ma = isl_multi_aff_align_params(
+      offset.release(), isl_pw_multi_aff_get_space(pma));
+  return isl::manage(
+      isl_pw_multi_aff_sub(pma, isl_pw_multi_aff_from_multi_aff(ma)));
+}
+/// "prefix0, ..., prefix{n-1}"
+std::string indexNames(StringRef prefix, unsigned n) {
+  std::string list;
+  for (unsigned i = 0; i < n; ++i)
+    list += (i ? ", " : "") + prefix.str() + std::to_string(i);
+  return list;
+}
 
 unsigned outputDims(const isl::pw_multi_aff &pma) {
   return unsigned(isl_pw_multi_aff_dim(pma.get(), isl_dim_out));
@@ -67,8 +97,26 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
   OpBuilder b(scop);
   Location loc = scop.getLoc();
 
+  // Fused scops: intermediates in tile-local buffers.
+  SmallVector<LocalBuffer> localBuffers;
+  if (failed(readFusedLocalBuffers(ctx, scop, localBuffers, error)))
+    return scop.emitOpError("invalid ") << kFusedLocalAttr << ": " << error;
+  bool fused = scop->hasAttr(kFusedLocalAttr);
+  unsigned n = model->numSpaceDims;
+  llvm::StringMap<const LocalBuffer *> localOf;
+  for (const LocalBuffer &buffer : localBuffers)
+    localOf[buffer.array] = &buffer;
+
   llvm::StringMap<ArrayStorage> arrays;
   for (ArrayOp array : scop.getArrays()) {
+    if (const LocalBuffer *local = localOf.lookup(array.getSymName())) {
+      ArrayStorage &s = arrays[array.getSymName().str() + kTileSuffix];
+      s.tileLocal = true;
+      s.shape = local->shape;
+      s.elementType = array.getElementType();
+      s.lb.assign(local->shape.size(), 0);
+      continue;
+    }
     ArrayStorage &s = arrays[array.getSymName()];
     s.lb.assign(array.getLb().begin(), array.getLb().end());
     if (!array.isTemp()) {
@@ -147,7 +195,20 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
   try {
     for (StmtOp stmt : scop.getStatements()) {
       StatementAccesses &a = accesses.emplace_back();
+      // A fused tree runs the tiled instances S_fused[t, T..., s...].
+      std::optional<isl::multi_aff> toInstance, toTile;
       a.name = stmt.getSymName().str();
+      if (fused) {
+        std::string tiled = "[t, " + indexNames("T", n) + ", " +
+                            indexNames("s", n) + "]";
+        std::string fusedName = fusedInstanceName(a.name);
+        toInstance = isl::multi_aff(ctx, "{ " + fusedName + tiled + " -> " +
+                                             a.name + "[t, " +
+                                             indexNames("s", n) + "] }");
+        toTile = isl::multi_aff(ctx, "{ " + fusedName + tiled + " -> [t, " +
+                                         indexNames("T", n) + "] }");
+        a.name = fusedName;
+      }
       stmts[a.name] = stmt;
       SmallVector<StringRef> texts{stmt.getWrites()};
       for (Attribute read : stmt.getReads())
@@ -168,11 +229,16 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
         isl::map map(ctx, text.str());
         std::string array = map.range_tuple_id().name();
         isl::pw_multi_aff access = map.as_pw_multi_aff();
+        if (toInstance)
+          access = access.pullback(*toInstance);
         bool global = globalWriteToo && t + 1 == texts.size();
         bool promoted = sharedAccesses && !global &&
                         sharedAccesses->promotes(a.name, array);
+        const LocalBuffer *local = localOf.lookup(array);
         if (promoted)
           array = sharedArrayName(array);
+        else if (local)
+          array += kTileSuffix;
         arrayOf[a.name].push_back(array);
         std::optional<AccessRef> ref;
         for (unsigned b = 0; b < builtGlobal.size() && !ref; ++b) {
@@ -204,6 +270,8 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
           builtGlobal.push_back(access);
           if (promoted)
             access = sharedAccesses->rewrite(access);
+          else if (local)
+            access = tileLocalAccess(access, *local, *toTile);
           ref = AccessRef{unsigned(a.accesses.size()),
                           SmallVector<int64_t>(outputDims(access), 0)};
           a.accesses.push_back(access);
@@ -236,6 +304,43 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
   if (scop.getSteps())
     params["N"] = scop.getSteps();
 
+  // A tile-local buffer per iteration of the tile loop (the innermost
+  // enclosing scf.parallel: OpenMP threads each get their own), or one
+  // before the loops when isl generated no parallel loop (a single tile).
+  SmallVector<std::pair<Value, Block *>> tileAllocs;
+  Operation *scopOp = scop;
+  auto tileBuffer = [&](ArrayStorage &s, OpBuilder &eb, Location l) -> Value {
+    Block *block = eb.getInsertionBlock();
+    Operation *outermost = nullptr;
+    for (Operation *op = block->getParentOp(); op; op = op->getParentOp()) {
+      if (auto parallel = dyn_cast<scf::ParallelOp>(op)) {
+        block = parallel.getBody();
+        outermost = nullptr;
+        break;
+      }
+      if (op->getBlock() == scopOp->getBlock()) {
+        outermost = op;
+        break;
+      }
+    }
+    Block *key = outermost ? scopOp->getBlock() : block;
+    Value &buffer = s.tileBuffers[key];
+    if (buffer)
+      return buffer;
+    OpBuilder ab(eb.getContext());
+    if (outermost)
+      ab.setInsertionPoint(outermost);
+    else if (key == eb.getInsertionBlock() && key == scopOp->getBlock())
+      ab.setInsertionPoint(eb.getInsertionBlock(), eb.getInsertionPoint());
+    else
+      ab.setInsertionPointToStart(key);
+    buffer = memref::AllocOp::create(ab, l,
+                                     MemRefType::get(s.shape, s.elementType),
+                                     ab.getI64IntegerAttr(64));
+    tileAllocs.push_back({buffer, key == scopOp->getBlock() ? nullptr : key});
+    return buffer;
+  };
+
   auto emit = [&](OpBuilder &eb, Location l, StringRef name,
                   ValueRange iterators,
                   ArrayRef<SmallVector<Value>> subscripts) -> LogicalResult {
@@ -252,6 +357,11 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
                                          arith::ConstantIndexOp::create(eb, l, off))
                                          .getResult());
       ArrayRef<Value> sub = shifted;
+      if (s.tileLocal) {
+        memref = tileBuffer(s, eb, l);
+        idx.assign(sub.begin(), sub.end());
+        return success();
+      }
       if (s.shared) {
         std::optional<int64_t> kernel = getConstantIntValue(sub.front());
         Operation *parent = eb.getInsertionBlock()->getParentOp();
@@ -316,8 +426,10 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
       mapping.map(body.getArgument(r),
                   memref::LoadOp::create(eb, l, memref, idx));
     }
+    // The space coordinates follow t (and, in a fused tree, the tile).
+    unsigned first = fused ? 1 + n : 1;
     for (unsigned d = 0; d + numReads < body.getNumArguments(); ++d)
-      mapping.map(body.getArgument(numReads + d), iterators[d + 1]);
+      mapping.map(body.getArgument(numReads + d), iterators[first + d]);
     for (Operation &op : body.without_terminator())
       eb.clone(op, mapping);
     Value value = mapping.lookupOrDefault(
@@ -346,6 +458,14 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
   if (failed(generateLoops(b, loc, model->schedule, accesses, params, emit,
                            error, gpu ? &*gpu : nullptr)))
     return scop.emitOpError("code generation failed: ") << error;
+  for (auto [buffer, block] : tileAllocs) {
+    OpBuilder db(scop->getContext());
+    if (block)
+      db.setInsertionPoint(block->getTerminator());
+    else
+      db.setInsertionPoint(scop->getBlock(), std::next(Block::iterator(scop)));
+    memref::DeallocOp::create(db, loc, buffer);
+  }
 
   // Result j is buffer (offset_j + N) mod k of its array.
   for (auto [ref, offset] :

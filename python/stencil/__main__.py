@@ -36,7 +36,7 @@ GPU (docs/gpu-runtime.md); every command takes:
                     --openmp the blocks run in parallel. Its results equal the
                     reference lowering's bit for bit (check verifies it).
 Both compose with --hex-tile[=OPTIONS] or --split-tile[=OPTIONS] (tiled
-kernels: poly-to-gpu).
+kernels: poly-to-gpu) and with --fuse[=OPTIONS].
 Checks of the emulated GPU code (run, check and compile; they imply
 --emulate-gpu, and the first runs the blocks one after the other):
   --race-check      report two threads of a block touching one element
@@ -92,15 +92,19 @@ def _summary(array):
 
 
 def _tiling_passes(args):
-    """The --hex-tile or --split-tile option as a pass of stencil-opt."""
+    """The --hex-tile or --split-tile option and --fuse as passes of stencil-opt
+    (the time tiling first: --fuse then fuses what is not time-tiled)."""
     split = getattr(args, "split_tile", None)
     if args.hex_tile is not None and split is not None:
         raise CompileError("--hex-tile and --split-tile are two tilings of the same "
                            "loops: choose one")
-    for name, options in (("hex-tile", args.hex_tile), ("split-tile", split)):
+    passes = ()
+    fuse = getattr(args, "fuse", None)
+    for name, options in (("hex-tile", args.hex_tile), ("split-tile", split),
+                          ("fuse", fuse)):
         if options is not None:
-            return (f"{name}={options}" if options else name,)
-    return ()
+            passes += (f"{name}={options}" if options else name,)
+    return passes
 
 
 def _target_options(args):
@@ -228,6 +232,10 @@ def _add_tiling_options(parser):
                              "space dimensions), with the options of stencil-opt "
                              "--split-tile (for example \"h=4 widths=32,256\"; none: the "
                              "defaults)")
+    parser.add_argument("--fuse", nargs="?", const="", metavar="OPTIONS",
+                        help="fuse the statements of each step or sweep in overlapped "
+                             "tiles, with the options of stencil-opt --fuse (for example "
+                             "\"tile=16,256\"; none: sizes from the model)")
 
 
 def main(argv=None):

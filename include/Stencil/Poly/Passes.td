@@ -134,6 +134,38 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
   ];
 }
 
+def Fuse : Pass<"fuse", "::mlir::ModuleOp"> {
+  let summary = "Fuse the statements of each step or sweep by overlapped tiling";
+  let description = [{
+    Extracts stencil regions that are not yet `poly.scop` ops (time loops
+    and single sweeps, as `--stencil-to-poly`), then schedules the
+    statements of each step (or sweep) of a scop that is still in its
+    canonical, untiled form in rectangular space tiles: inside a tile each
+    statement runs right after the producers it needs, and an intermediate
+    (a temp whose readers are all fused with its writer) is computed on the
+    tile's halo too, redundantly, into a buffer local to the tile instead of
+    a full-size array (OverTile, ICS'12; STENCILGEN, Proc. IEEE 2018).
+    Statements whose tiles would exchange values through a field array
+    start a new loop nest. Time-tiled scops (`--hex-tile`, `--split-tile`)
+    are left as they are: their tiles already run the statements of a step
+    one after the other. The plan is checked exactly with isl before it
+    replaces the schedule.
+  }];
+  let dependentDialects = ["::mlir::stencil::poly::PolyDialect",
+                           "::mlir::arith::ArithDialect"];
+  let options = [
+    ListOption<"tile", "tile", "int64_t",
+               "Tile size per space dimension (empty: chosen by the model)">,
+    Option<"cacheKiB", "cache-kib", "int64_t", "0",
+           "The model's budget for one tile's local buffers and field "
+           "working set, in KiB (0: half the host's per-core L2 cache, 512 "
+           "when it is unknown)">,
+    Option<"report", "report", "bool", "false",
+           "A remark per scop: the groups, tile sizes, local buffers and the "
+           "model's recomputation and footprint">,
+  ];
+}
+
 def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
   let summary = "Map hybrid-tiled poly.scop ops to host loops and GPU kernels";
   let description = [{

@@ -9,6 +9,7 @@
 #define STENCIL_POLY_SCOPMODEL_H
 
 #include "Stencil/Poly/HybridTiling.h"
+#include "Stencil/Poly/Fusion.h"
 #include "Stencil/Poly/PolyOps.h"
 
 #include <isl/cpp.h>
@@ -50,6 +51,10 @@ struct Dependences {
 /// Dependences of the program order, i.e. under the canonical schedule.
 Dependences computeDependences(const ScopModel &model);
 
+/// Whether `schedule` is the canonical one (canonicalSchedule): `band
+/// [K*t + k] -> mark "parallel" -> band [s...]`.
+bool isCanonical(isl::schedule schedule, unsigned numSpaceDims);
+
 /// Whether `schedule` has the layout buildHybridSchedule (two phases) and
 /// buildSplitSchedule (2^n colors) produce: `band [T] -> sequence -> filter
 /// -> mark "parallel" -> band [tiles] -> band [t'] -> band [points]` per
@@ -71,6 +76,17 @@ struct TimeLoopAnalysis {
 /// pass, e.g. "hex-tile") when it cannot be tiled.
 LogicalResult analyzeTimeLoop(isl::ctx ctx, ScopOp scop, StringRef tiling,
                               TimeLoopAnalysis &analysis);
+
+/// The attribute --fuse leaves on a scop for its tile-local buffers: one
+/// dictionary per buffer, `{array, offset, shape}` (offset in isl text,
+/// `[t, T...] -> array[...]`).
+constexpr const char *kFusedLocalAttr = "fused_local";
+
+/// The tile-local buffers recorded on a fused scop; nothing when it has
+/// none. Fails with `error` set on a malformed entry.
+LogicalResult readFusedLocalBuffers(isl::ctx ctx, ScopOp scop,
+                                    SmallVectorImpl<LocalBuffer> &buffers,
+                                    std::string &error);
 
 } // namespace mlir::stencil::poly
 

@@ -1,0 +1,196 @@
+//===- Fuse.cpp - the --fuse pass -----------------------------------------===//
+//
+// Fuses the statements of each step of every untiled scop by overlapped
+// tiling (Fusion.h): the plan replaces the canonical schedule, and the
+// tile-local buffers of the intermediates are recorded on the scop
+// (kFusedLocalAttr) for the code generation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Poly/Fusion.h"
+#include "Stencil/Poly/IslContext.h"
+#include "Stencil/Poly/Passes.h"
+#include "Stencil/Poly/ScopModel.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+namespace mlir::stencil::poly {
+#define GEN_PASS_DEF_FUSE
+#include "Stencil/Poly/Passes.h.inc"
+} // namespace mlir::stencil::poly
+
+using namespace mlir;
+using namespace mlir::stencil::poly;
+
+namespace {
+
+/// Half the host's per-core L2 cache (Linux sysfs), or 512 KiB.
+int64_t defaultBudgetBytes() {
+  auto file = llvm::MemoryBuffer::getFile(
+      "/sys/devices/system/cpu/cpu0/cache/index2/size", /*IsText=*/true);
+  if (file) {
+    StringRef text = (*file)->getBuffer().trim();
+    int64_t scale = 1;
+    if (text.consume_back("K"))
+      scale = 1024;
+    else if (text.consume_back("M"))
+      scale = 1024 * 1024;
+    int64_t value;
+    if (!text.getAsInteger(10, value) && value > 0)
+      return value * scale / 2;
+  }
+  return 512 * 1024;
+}
+
+std::string shapeText(ArrayRef<int64_t> shape) {
+  return llvm::join(llvm::map_range(shape,
+                                    [](int64_t s) { return std::to_string(s); }),
+                    "x");
+}
+
+struct FusePass : mlir::stencil::poly::impl::FuseBase<FusePass> {
+  using Base::Base;
+
+  LogicalResult fuse(ScopOp scop, int64_t budget);
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (cacheKiB < 0) {
+      module.emitError("cache-kib must be at least 0, got ") << cacheKiB;
+      return signalPassFailure();
+    }
+    if (hasUnboundedTemps(module)) {
+      OpPassManager pm(ModuleOp::getOperationName());
+      addShapeInference(pm);
+      if (failed(runPipeline(pm, module)))
+        return signalPassFailure();
+    }
+    extractScops(module, /*sweeps=*/true);
+    int64_t budget = cacheKiB > 0 ? cacheKiB * 1024 : defaultBudgetBytes();
+    SmallVector<ScopOp> scops;
+    module.walk([&](ScopOp scop) { scops.push_back(scop); });
+    for (ScopOp scop : scops)
+      if (failed(fuse(scop, budget)))
+        signalPassFailure();
+  }
+};
+
+LogicalResult FusePass::fuse(ScopOp scop, int64_t budget) {
+  IslContext ctx;
+  std::string error;
+  std::optional<ScopModel> model = readScop(ctx, scop, error);
+  if (!model)
+    return scop.emitOpError("cannot read the polyhedral form: ") << error;
+  unsigned n = model->numSpaceDims;
+  // Time-tiled or mapped scops keep their schedule.
+  if (n == 0 || !isCanonical(model->schedule, n) ||
+      scop->hasAttr(kFusedLocalAttr))
+    return success();
+  SmallVector<FusionStatement> statements;
+  SmallVector<FusionArray> arrays;
+  try {
+    for (StmtOp stmt : scop.getStatements()) {
+      FusionStatement &s = statements.emplace_back();
+      s.name = stmt.getSymName().str();
+      s.domain = isl::set(ctx, stmt.getDomain().str());
+      s.write = isl::map(ctx, stmt.getWrites().str());
+      for (Attribute read : stmt.getReads())
+        s.reads.push_back(
+            isl::map(ctx, cast<StringAttr>(read).getValue().str()));
+    }
+  } catch (const isl::exception &e) {
+    return scop.emitOpError("invalid statement: ") << e.what();
+  }
+  for (ArrayOp array : scop.getArrays())
+    arrays.push_back(
+        {array.getSymName().str(), array.isTemp(),
+         int64_t(llvm::divideCeil(
+             array.getElementType().getIntOrFloatBitWidth(), 8))});
+  FusionOptions options;
+  options.tileSizes.assign(tile.begin(), tile.end());
+  options.budgetBytes = budget;
+  std::optional<FusionPlan> plan =
+      planFusion(statements, arrays, n, options, error);
+  if (!plan) {
+    if (!error.empty())
+      return mlir::emitError(scop.getLoc(), "fuse: ") << error;
+    if (report)
+      mlir::emitRemark(scop.getLoc(),
+                       "fuse: nothing to fuse (no two statements of a step "
+                       "can share a tile)");
+    return success();
+  }
+  scop.setSchedule(toString(plan->schedule));
+  Builder b(scop.getContext());
+  SmallVector<Attribute> entries;
+  for (const LocalBuffer &buffer : plan->buffers)
+    entries.push_back(b.getDictionaryAttr(
+        {b.getNamedAttr("array", FlatSymbolRefAttr::get(scop.getContext(),
+                                                        buffer.array)),
+         b.getNamedAttr("offset", b.getStringAttr(toString(buffer.offset))),
+         b.getNamedAttr("shape", b.getDenseI64ArrayAttr(buffer.shape))}));
+  scop->setAttr(kFusedLocalAttr, b.getArrayAttr(entries));
+  if (report) {
+    SmallVector<std::string> groups, buffers;
+    for (ArrayRef<unsigned> group : plan->groups)
+      groups.push_back(
+          "(" +
+          llvm::join(llvm::map_range(
+                         group, [&](unsigned k) { return statements[k].name; }),
+                     " ") +
+          ")");
+    for (const LocalBuffer &buffer : plan->buffers)
+      buffers.push_back("@" + buffer.array + " " + shapeText(buffer.shape));
+    char figures[96];
+    snprintf(figures, sizeof(figures),
+             "recomputation %.3f, footprint %lld KiB (budget %lld KiB)",
+             plan->recomputation,
+             (long long)llvm::divideCeil(plan->footprintBytes, 1024),
+             (long long)(budget / 1024));
+    mlir::emitRemark(scop.getLoc(), "fuse: groups ")
+        << llvm::join(groups, " ") << ", tiles " << shapeText(plan->tileSizes)
+        << (tile.empty() ? " (model)" : " (given)") << ", local buffers "
+        << (buffers.empty() ? std::string("none") : llvm::join(buffers, ", "))
+        << "; model: " << figures;
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult mlir::stencil::poly::readFusedLocalBuffers(
+    isl::ctx ctx, ScopOp scop, SmallVectorImpl<LocalBuffer> &buffers,
+    std::string &error) {
+  auto entries = scop->getAttrOfType<ArrayAttr>(kFusedLocalAttr);
+  if (!entries)
+    return success();
+  for (Attribute entry : entries) {
+    auto dict = dyn_cast<DictionaryAttr>(entry);
+    auto array = dict ? dict.getAs<FlatSymbolRefAttr>("array") : nullptr;
+    auto offset = dict ? dict.getAs<StringAttr>("offset") : nullptr;
+    auto shape = dict ? dict.getAs<DenseI64ArrayAttr>("shape") : nullptr;
+    if (!array || !offset || !shape) {
+      error = std::string(kFusedLocalAttr) +
+              " entries need array, offset and shape";
+      return failure();
+    }
+    LocalBuffer &buffer = buffers.emplace_back();
+    buffer.array = array.getValue().str();
+    buffer.shape.assign(shape.asArrayRef().begin(), shape.asArrayRef().end());
+    std::optional<isl::multi_aff> parsed =
+        parseIsl<isl::multi_aff>(ctx, offset.getValue(), error);
+    if (!parsed)
+      return failure();
+    buffer.offset = *parsed;
+    if (buffer.offset.range_tuple_id().name() != buffer.array ||
+        unsigned(buffer.offset.size()) != buffer.shape.size() ||
+        llvm::any_of(buffer.shape, [](int64_t s) { return s < 1; })) {
+      error = std::string(kFusedLocalAttr) + " offset of @" + buffer.array +
+              " must map into the array with one value per dimension of a "
+              "positive shape";
+      return failure();
+    }
+  }
+  return success();
+}
