@@ -52,12 +52,10 @@ std::string shapeText(ArrayRef<int64_t> shape) {
 struct FusePass : mlir::stencil::poly::impl::FuseBase<FusePass> {
   using Base::Base;
 
-  LogicalResult fuse(ScopOp scop, int64_t budget);
-
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (cacheKiB < 0) {
-      module.emitError("cache-kib must be at least 0, got ") << cacheKiB;
+      module.emitError("fuse: cache-kib must be at least 0, got ") << cacheKiB;
       return signalPassFailure();
     }
     if (hasUnboundedTemps(module)) {
@@ -67,25 +65,41 @@ struct FusePass : mlir::stencil::poly::impl::FuseBase<FusePass> {
         return signalPassFailure();
     }
     extractScops(module, /*sweeps=*/true);
-    int64_t budget = cacheKiB > 0 ? cacheKiB * 1024 : defaultBudgetBytes();
+    FuseRequest request;
+    request.tileSizes.assign(tile.begin(), tile.end());
+    request.budgetBytes = cacheKiB * 1024;
+    request.report = report;
+    Builder b(module.getContext());
+    SmallVector<NamedAttribute> given;
+    if (!tile.empty())
+      given.push_back(
+          b.getNamedAttr("tile", b.getDenseI64ArrayAttr(request.tileSizes)));
     SmallVector<ScopOp> scops;
     module.walk([&](ScopOp scop) { scops.push_back(scop); });
-    for (ScopOp scop : scops)
-      if (failed(fuse(scop, budget)))
+    for (ScopOp scop : scops) {
+      if (failed(fuseScop(scop, request)))
         signalPassFailure();
+      // poly-to-gpu plans again for a GPU, with these sizes if given.
+      else if (scop->hasAttr(kFusedLocalAttr))
+        scop->setAttr(kFuseRequestAttr, b.getDictionaryAttr(given));
+    }
   }
 };
 
-LogicalResult FusePass::fuse(ScopOp scop, int64_t budget) {
+} // namespace
+
+LogicalResult mlir::stencil::poly::fuseScop(ScopOp scop,
+                                            const FuseRequest &request) {
   IslContext ctx;
   std::string error;
   std::optional<ScopModel> model = readScop(ctx, scop, error);
   if (!model)
     return scop.emitOpError("cannot read the polyhedral form: ") << error;
   unsigned n = model->numSpaceDims;
-  // Time-tiled or mapped scops keep their schedule.
-  if (n == 0 || !isCanonical(model->schedule, n) ||
-      scop->hasAttr(kFusedLocalAttr))
+  // Time-tiled or mapped scops keep their schedule; a fused one is planned
+  // again (for a GPU).
+  if (n == 0 || (!isCanonical(model->schedule, n) &&
+                 !scop->hasAttr(kFusedLocalAttr)))
     return success();
   SmallVector<FusionStatement> statements;
   SmallVector<FusionArray> arrays;
@@ -108,14 +122,18 @@ LogicalResult FusePass::fuse(ScopOp scop, int64_t budget) {
          int64_t(llvm::divideCeil(
              array.getElementType().getIntOrFloatBitWidth(), 8))});
   FusionOptions options;
-  options.tileSizes.assign(tile.begin(), tile.end());
-  options.budgetBytes = budget;
+  options.tileSizes = request.tileSizes;
+  options.gpu = request.gpu;
+  options.threads = request.threads;
+  options.budgetBytes = request.budgetBytes > 0 ? request.budgetBytes
+                        : request.gpu          ? 48 * 1024
+                                               : defaultBudgetBytes();
   std::optional<FusionPlan> plan =
       planFusion(statements, arrays, n, options, error);
   if (!plan) {
     if (!error.empty())
       return mlir::emitError(scop.getLoc(), "fuse: ") << error;
-    if (report)
+    if (request.report)
       mlir::emitRemark(scop.getLoc(),
                        "fuse: nothing to fuse (no two statements of a step "
                        "can share a tile)");
@@ -131,7 +149,9 @@ LogicalResult FusePass::fuse(ScopOp scop, int64_t budget) {
          b.getNamedAttr("offset", b.getStringAttr(toString(buffer.offset))),
          b.getNamedAttr("shape", b.getDenseI64ArrayAttr(buffer.shape))}));
   scop->setAttr(kFusedLocalAttr, b.getArrayAttr(entries));
-  if (report) {
+  if (request.gpu)
+    scop.setGpuThreadsAttr(b.getDenseI64ArrayAttr(plan->threads));
+  if (request.report) {
     SmallVector<std::string> groups, buffers;
     for (ArrayRef<unsigned> group : plan->groups)
       groups.push_back(
@@ -142,22 +162,22 @@ LogicalResult FusePass::fuse(ScopOp scop, int64_t budget) {
           ")");
     for (const LocalBuffer &buffer : plan->buffers)
       buffers.push_back("@" + buffer.array + " " + shapeText(buffer.shape));
-    char figures[96];
+    char figures[128];
     snprintf(figures, sizeof(figures),
              "recomputation %.3f, footprint %lld KiB (budget %lld KiB)",
              plan->recomputation,
              (long long)llvm::divideCeil(plan->footprintBytes, 1024),
-             (long long)(budget / 1024));
+             (long long)(options.budgetBytes / 1024));
     mlir::emitRemark(scop.getLoc(), "fuse: groups ")
         << llvm::join(groups, " ") << ", tiles " << shapeText(plan->tileSizes)
-        << (tile.empty() ? " (model)" : " (given)") << ", local buffers "
+        << (request.tileSizes.empty() ? " (model)" : " (given)")
+        << (request.gpu ? ", threads " + shapeText(plan->threads) : "")
+        << ", local buffers "
         << (buffers.empty() ? std::string("none") : llvm::join(buffers, ", "))
         << "; model: " << figures;
   }
   return success();
 }
-
-} // namespace
 
 LogicalResult mlir::stencil::poly::readFusedLocalBuffers(
     isl::ctx ctx, ScopOp scop, SmallVectorImpl<LocalBuffer> &buffers,

@@ -249,7 +249,7 @@ ModelFigures evaluate(const Analysis &an, ArrayRef<FusionArray> arrays,
                       ArrayRef<SmallVector<unsigned>> groups,
                       ArrayRef<std::optional<Box>> halo,
                       const llvm::StringMap<bool> &local,
-                      ArrayRef<int64_t> b) {
+                      ArrayRef<int64_t> b, bool countFields) {
   auto volume = [&](const Box &box) {
     double v = 1;
     for (unsigned d = 0; d < an.n; ++d)
@@ -267,6 +267,7 @@ ModelFigures evaluate(const Analysis &an, ArrayRef<FusionArray> arrays,
   for (ArrayRef<unsigned> group : groups) {
     Box widest(an.n, {0, 0});
     llvm::StringMap<int64_t> fields;
+    double locals = 0;
     for (unsigned k : group) {
       if (!halo[k])
         continue;
@@ -277,7 +278,7 @@ ModelFigures evaluate(const Analysis &an, ArrayRef<FusionArray> arrays,
         widest[d].second = std::max(widest[d].second, (*halo[k])[d].second);
       }
       if (local.lookup(an.written[k]))
-        footprint += volume(*halo[k]) * double(bytesOf(an.written[k]));
+        locals += volume(*halo[k]) * double(bytesOf(an.written[k]));
       for (unsigned a = 0; a < an.numAccesses(k); ++a)
         if (!local.lookup(an.arrayOf(k, a)))
           fields[an.arrayOf(k, a)] = bytesOf(an.arrayOf(k, a));
@@ -289,9 +290,10 @@ ModelFigures evaluate(const Analysis &an, ArrayRef<FusionArray> arrays,
       widest[d].second += 1;
     }
     double fieldFootprint = 0;
-    for (const auto &field : fields)
-      fieldFootprint += volume(widest) * double(field.second);
-    footprint = std::max(footprint, fieldFootprint + footprint);
+    if (countFields)
+      for (const auto &field : fields)
+        fieldFootprint += volume(widest) * double(field.second);
+    footprint = std::max(footprint, locals + fieldFootprint);
   }
   f.recomputation = own > 0 ? computed / own : 1;
   f.footprintBytes = int64_t(footprint);
@@ -303,14 +305,18 @@ SmallVector<int64_t> chooseSizes(const Analysis &an,
                                  ArrayRef<SmallVector<unsigned>> groups,
                                  ArrayRef<std::optional<Box>> halo,
                                  const llvm::StringMap<bool> &local,
-                                 ArrayRef<int64_t> extent, int64_t budget) {
+                                 ArrayRef<int64_t> extent, int64_t budget,
+                                 bool countFields) {
   unsigned n = an.n;
   SmallVector<SmallVector<int64_t>> candidates(n);
   for (unsigned d = 0; d < n; ++d) {
+    // The tiles along dimension 0 run in parallel: at least 8 of them where
+    // the extent allows tiles of 4.
+    int64_t most = d == 0 && extent[0] >= 32 ? extent[0] / 8 : extent[d];
     for (int64_t c = 4; c <= 512; c *= 2)
-      if (c < extent[d])
+      if (c < extent[d] && c <= most)
         candidates[d].push_back(c);
-    if (extent[d] <= 512)
+    if (extent[d] <= std::min<int64_t>(512, most))
       candidates[d].push_back(std::max<int64_t>(1, extent[d]));
     if (candidates[d].empty())
       candidates[d].push_back(1);
@@ -329,7 +335,8 @@ SmallVector<int64_t> chooseSizes(const Analysis &an,
     // Rows long enough to vectorize.
     if (sizes[n - 1] < std::min<int64_t>(32, extent[n - 1]))
       return;
-    ModelFigures f = evaluate(an, arrays, groups, halo, local, sizes);
+    ModelFigures f =
+        evaluate(an, arrays, groups, halo, local, sizes, countFields);
     bool fits = f.footprintBytes <= budget;
     auto better = [&] {
       if (best.empty() || fits != bestFits)
@@ -433,10 +440,11 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
       SmallVector<int64_t> extent = extents(statements, n);
       plan.tileSizes = options.tileSizes.empty()
                            ? chooseSizes(an, arrays, plan.groups, halo, local,
-                                         extent, options.budgetBytes)
+                                         extent, options.budgetBytes,
+                                         !options.gpu)
                            : options.tileSizes;
-      ModelFigures figures =
-          evaluate(an, arrays, plan.groups, halo, local, plan.tileSizes);
+      ModelFigures figures = evaluate(an, arrays, plan.groups, halo, local,
+                                      plan.tileSizes, !options.gpu);
       plan.recomputation = figures.recomputation;
       plan.footprintBytes = figures.footprintBytes;
       plan.halos.clear();
@@ -540,36 +548,91 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
     // make the tile loops and are filtered out there.
     auto quoted = [](const std::string &text) { return "\"" + text + "\""; };
     std::string tiled = "t, " + names("T", n) + ", " + i;
+    // On a GPU (thesis sec. 5.3.1, as poly-to-gpu maps untiled code): the
+    // tiles of dimension 0 over the blocks, the others in sequence in a
+    // block; the points of every statement cyclically over the threads (x
+    // along the innermost dimension); a barrier after each producer of a
+    // local buffer and at the end of the tile, whose buffers the block's
+    // next tile reuses.
+    bool gpu = options.gpu;
+    unsigned threadDims = gpu ? std::min<unsigned>(n, 2) : 0;
+    if (gpu) {
+      plan.threads.assign(options.threads.begin(), options.threads.end());
+      if (plan.threads.empty()) {
+        plan.threads.push_back(std::min<int64_t>(plan.tileSizes[n - 1], 64));
+        if (n > 1)
+          plan.threads.push_back(std::min<int64_t>(
+              plan.tileSizes[n - 2], std::max<int64_t>(1, 256 / plan.threads[0])));
+      }
+      plan.threads.resize(threadDims, 1);
+    }
+    // (dimension, threads) of thread dimension x, y.
+    auto threadOf = [&](unsigned x) {
+      return std::make_pair(n - 1 - x, plan.threads[x]);
+    };
+    std::string tids = threadDims == 2 ? "tid_x, tid_y" : "tid_x";
     SmallVector<std::string> groupTrees;
-    for (ArrayRef<unsigned> group : plan.groups) {
+    for (auto [g, group] : llvm::enumerate(plan.groups)) {
       SmallVector<std::string> writers, children, tileMembers;
       isl::union_map extension;
+      auto extend = [&](isl::map e) {
+        extension = extension.is_null() ? isl::union_map(e)
+                                        : extension.unite(isl::union_map(e));
+      };
+      bool anyLocal = false;
       for (unsigned k : group) {
         if (!plan.instances[k])
           continue;
         const std::string &name = statements[k].name;
         std::string fused = fusedInstanceName(name);
-        SmallVector<std::string> members;
-        for (unsigned d = 0; d < n; ++d)
-          members.push_back("{ " + fused + "[" + tiled + "] -> [(i" +
-                            std::to_string(d) + ")] }");
-        children.push_back(
-            "{ filter: " + quoted("{ " + fused + "[" + tiled + "] }") +
-            ", child: { schedule: " +
-            quoted("[" + llvm::join(members, ", ") + "]") + " } }");
+        SmallVector<std::string> members, onThread;
+        for (unsigned d = 0; d < n; ++d) {
+          std::string x = "i" + std::to_string(d);
+          for (unsigned t = 0; t < threadDims; ++t)
+            if (threadOf(t).first == d) {
+              std::string size = std::to_string(threadOf(t).second);
+              onThread.push_back(x + " mod " + size + " = tid_" +
+                                 (t ? "y" : "x"));
+              x = "floor(" + x + "/" + size + ")";
+            }
+          members.push_back("{ " + fused + "[" + tiled + "] -> [(" + x +
+                            ")] }");
+        }
+        std::string points = "schedule: " +
+                              quoted("[" + llvm::join(members, ", ") + "]");
+        if (gpu)
+          points += ", child: { mark: \"threads\", child: { filter: " +
+                    quoted("[" + tids + "] -> { " + fused + "[" + tiled +
+                           "] : " + llvm::join(onThread, " and ") + " }") +
+                    " } }";
+        children.push_back("{ filter: " +
+                           quoted("{ " + fused + "[" + tiled + "] }") +
+                           ", child: { " + points + " } }");
         isl::map lift(ctx, "{ [" + p + "] -> " + fused + "[" + tiled +
                                "] }");
-        isl::map e = lift.intersect_range(
-            plan.instances[k]->wrap().apply(isl::map(
-                ctx, "{ [[" + p + "] -> " + name + "[t2, " + i + "]] -> " +
-                         fused + "[" + tiled + "] : t2 = t }")));
-        extension = extension.is_null() ? isl::union_map(e)
-                                        : extension.unite(isl::union_map(e));
-        if (!local.lookup(an.written[k]))
+        extend(lift.intersect_range(plan.instances[k]->wrap().apply(isl::map(
+            ctx, "{ [[" + p + "] -> " + name + "[t2, " + i + "]] -> " + fused +
+                     "[" + tiled + "] : t2 = t }"))));
+        bool producesLocal = local.lookup(an.written[k]);
+        anyLocal |= producesLocal;
+        if (!producesLocal)
           writers.push_back(name + "[t, " + i + "]");
+        if (gpu && producesLocal) {
+          std::string barrier = "barrier_fused" + std::to_string(g) + "_" +
+                                std::to_string(k) + "[" + p + "]";
+          extend(isl::map(ctx, "{ [" + p + "] -> " + barrier + " }"));
+          children.push_back("{ filter: " + quoted("{ " + barrier + " }") +
+                             " }");
+        }
       }
       if (writers.empty())
         continue; // nothing of the group is needed
+      if (gpu && anyLocal) {
+        std::string barrier =
+            "barrier_fused" + std::to_string(g) + "_end[" + p + "]";
+        extend(isl::map(ctx, "{ [" + p + "] -> " + barrier + " }"));
+        children.push_back("{ filter: " + quoted("{ " + barrier + " }") + " }");
+      }
       for (unsigned d = 0; d < n; ++d) {
         SmallVector<std::string> pieces;
         for (unsigned k : group)
@@ -579,18 +642,29 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
                              std::to_string(plan.tileSizes[d]) + "))]");
         tileMembers.push_back("{ " + llvm::join(pieces, "; ") + " }");
       }
-      std::string inner = "{ extension: " + quoted(str(extension)) +
-                          ", child: { sequence: [ " +
-                          llvm::join(children, ", ") + " ] } }";
-      SmallVector<std::string> coincident(n, "1");
-      groupTrees.push_back(
-          "{ filter: " + quoted("{ " + llvm::join(writers, "; ") + " }") +
-          ", child: { mark: \"parallel\", child: { schedule: " +
-          quoted("[" + llvm::join(tileMembers, ", ") + "]") +
+      SmallVector<std::string> coincident(n, "1"), bounds;
+      for (unsigned t = 0; t < threadDims; ++t)
+        bounds.push_back("0 <= tid_" + std::string(t ? "y" : "x") + " < " +
+                         std::to_string(plan.threads[t]));
+      std::string tiles =
+          "schedule: " + quoted("[" + llvm::join(tileMembers, ", ") + "]") +
           ", permutable: 1, coincident: [ " + llvm::join(coincident, ", ") +
-          " ], child: { mark: " + quoted(kFusedMark) + ", child: " + inner +
-          " } } } }");
+          " ], child: { mark: " + quoted(kFusedMark) +
+          ", child: { extension: " + quoted(str(extension)) +
+          ", child: { sequence: [ " + llvm::join(children, ", ") +
+          " ] } } }";
+      std::string mapped =
+          gpu ? "mark: \"kernel\", child: { context: " +
+                    quoted("[" + tids + "] -> { [t] : " +
+                           llvm::join(bounds, " and ") + " }") +
+                    ", child: { " + tiles + " } }"
+              : "mark: \"parallel\", child: { " + tiles + " }";
+      groupTrees.push_back("{ filter: " +
+                           quoted("{ " + llvm::join(writers, "; ") + " }") +
+                           ", child: { " + mapped + " } }");
     }
+    if (groupTrees.empty())
+      return std::nullopt; // nothing any field needs
     SmallVector<std::string> timePieces;
     isl::union_set domain;
     for (const FusionStatement &s : statements) {

@@ -206,6 +206,9 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
                              "applied: ")
              << *violated;
     scop.setSchedule(toString(*schedule));
+    // Time tiling replaces a fusion of the steps (--fuse first).
+    scop->removeAttr(kFusedLocalAttr);
+    scop->removeAttr(kFuseRequestAttr);
     analysis.impl->loop.model->schedule = *schedule;
     analysis.impl->tiled = true;
     if (chosen) {

@@ -253,6 +253,33 @@ void PolyToGpuPass::alignTiles(ScopOp scop, HexTileRequest &sizes,
 LogicalResult PolyToGpuPass::map(ScopOp scop) {
   if (scop.getGpuThreads())
     return success(); // Already mapped.
+  // Fused for a target not known then: planned again for the GPU, one
+  // kernel per group with the local buffers in shared memory.
+  if (auto fuse = scop->getAttrOfType<DictionaryAttr>(kFuseRequestAttr)) {
+    FuseRequest request;
+    request.gpu = true;
+    request.budgetBytes = sharedBudget;
+    if (auto tile = fuse.getAs<DenseI64ArrayAttr>("tile"))
+      request.tileSizes.assign(tile.asArrayRef().begin(),
+                               tile.asArrayRef().end());
+    // x along the innermost dimension, y along the next.
+    int64_t total = 1;
+    for (int64_t t : ArrayRef<int64_t>(threads).take_front(2)) {
+      if (t < 1)
+        return scop.emitOpError("threads must be positive, got ") << t;
+      request.threads.push_back(t);
+      total *= t;
+    }
+    if (total > 1024)
+      return scop.emitOpError("threads asks for ")
+             << total << " threads per block (at most 1024)";
+    if (failed(fuseScop(scop, request)))
+      return failure();
+    scop->removeAttr(kFuseRequestAttr);
+    Builder b(scop.getContext());
+    scop.setGpuMaxBlocksAttr(b.getI64IntegerAttr(maxBlocks));
+    return success();
+  }
   // Split-tiled with default sizes for a target not known then: the GPU's
   // now.
   if (auto retile =

@@ -311,6 +311,22 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
   Operation *scopOp = scop;
   auto tileBuffer = [&](ArrayStorage &s, OpBuilder &eb, Location l) -> Value {
     Block *block = eb.getInsertionBlock();
+    // In a kernel: the block's shared memory.
+    auto launch = dyn_cast<gpu::LaunchOp>(block->getParentOp());
+    if (!launch)
+      launch = block->getParentOp()->getParentOfType<gpu::LaunchOp>();
+    if (launch) {
+      Value &buffer = s.tileBuffers[&launch.getBody().front()];
+      if (!buffer)
+        buffer = launch.addWorkgroupAttribution(
+            MemRefType::get(s.shape, s.elementType,
+                            MemRefLayoutAttrInterface(),
+                            gpu::AddressSpaceAttr::get(
+                                eb.getContext(),
+                                gpu::GPUDialect::getWorkgroupAddressSpace())),
+            l);
+      return buffer;
+    }
     Operation *outermost = nullptr;
     for (Operation *op = block->getParentOp(); op; op = op->getParentOp()) {
       if (auto parallel = dyn_cast<scf::ParallelOp>(op)) {

@@ -125,5 +125,8 @@ mlir::stencil::poly::splitTileScop(ScopOp scop,
                            "applied: ")
            << *violated;
   scop.setSchedule(toString(*schedule));
+  // Time tiling replaces a fusion of the steps (--fuse first).
+  scop->removeAttr(kFusedLocalAttr);
+  scop->removeAttr(kFuseRequestAttr);
   return success();
 }

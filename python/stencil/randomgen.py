@@ -341,6 +341,9 @@ def main(argv=None):
                         help="hex-tile every time loop with random tile sizes")
     tiling.add_argument("--split-tile", action="store_true",
                         help="split-tile every time loop with random tile sizes")
+    parser.add_argument("--fuse", action="store_true",
+                        help="fuse the applies of every step and sweep (--fuse) with random "
+                             "tile sizes or the model's, after the tiling if any")
     parser.add_argument("--emulate-gpu", action="store_true",
                         help="lower through the GPU mapping (random threads per block) "
                              "and run the kernels on the CPU")
@@ -371,6 +374,17 @@ def main(argv=None):
             passes = (f"{tiling}={options}",)
             tiled += has_scop
             note = f", {tiling} {options}" if has_scop else ", not tiled"
+        if args.fuse:
+            fuse = "fuse"
+            if rng.random() < 0.7:
+                fuse += "=tile=" + ",".join(str(rng.randint(1, 9)) for _ in range(prog.rank))
+            if args.emulate_gpu and rng.random() < 0.7:
+                threads = ",".join(str(rng.randint(1, 8)) for _ in range(min(prog.rank, 2)))
+                passes += (fuse, f"poly-to-gpu=threads={threads}")
+                note += f", {fuse}, threads {threads}"
+            else:
+                passes += (fuse,)
+                note += f", {fuse}"
         progs.append(prog)
         if args.emulate_gpu:
             if args.hex_tile or args.split_tile:

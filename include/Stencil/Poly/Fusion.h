@@ -46,8 +46,14 @@ struct FusionOptions {
   /// Tile size per space dimension; empty: chosen by the model
   /// (chooseFusionTileSizes).
   llvm::SmallVector<int64_t> tileSizes;
-  /// The model's budget for the local buffers of one tile.
+  /// The model's budget for the local buffers of one tile (on the CPU
+  /// with the fields the tile touches, on a GPU the shared memory).
   int64_t budgetBytes = 512 * 1024;
+  /// A tree mapped to a GPU kernel per group, with `threads` per block (x
+  /// along the innermost dimension, y along the next; empty: from the tile
+  /// sizes).
+  bool gpu = false;
+  llvm::SmallVector<int64_t> threads;
 };
 
 /// The buffer of an intermediate inside one tile: element `l` of the buffer
@@ -63,6 +69,8 @@ struct FusionPlan {
   /// tiled loop nest; the groups of a step run one after the other.
   llvm::SmallVector<llvm::SmallVector<unsigned>> groups;
   llvm::SmallVector<int64_t> tileSizes;
+  /// GPU trees: threads per block along x, y.
+  llvm::SmallVector<int64_t> threads;
   llvm::SmallVector<LocalBuffer> buffers;
   /// Per statement, the instances a tile computes: `[t, T...] -> S[t, s...]`
   /// (none for a statement nothing needs).
@@ -77,7 +85,8 @@ struct FusionPlan {
   int64_t footprintBytes = 0;
   /// `band [t] -> (sequence of groups) -> filter -> mark "parallel" -> band
   /// [T...] -> mark "fused" -> extension -> sequence of the statements ->
-  /// band [s...]`.
+  /// band [s...]`; on a GPU `mark "kernel" -> context` in place of the
+  /// parallel mark, a thread filter below each point band and barriers.
   isl::schedule schedule;
 };
 

@@ -101,6 +101,27 @@ LogicalResult splitTileScop(ScopOp scop, const SplitTileRequest &request);
 /// the other options given (isolate, unroll).
 constexpr const char *kSplitRetileForGpuAttr = "split_tile_auto";
 
+/// What --fuse (or poly-to-gpu, planning a fused scop again for a GPU)
+/// does to one scop.
+struct FuseRequest {
+  SmallVector<int64_t> tileSizes; // empty: the model's
+  /// The model's budget (0: half the host's L2 cache, or 48 KiB of shared
+  /// memory for a GPU).
+  int64_t budgetBytes = 0;
+  bool gpu = false;
+  SmallVector<int64_t> threads; // GPU: per block, x and y (empty: default)
+  bool report = false;          // a remark with the plan
+};
+
+/// Fuses the statements of each step of `scop` (Fusion.h) when its
+/// schedule is canonical, or plans a fused scop again; other scops are left
+/// alone. Errors are located diagnostics and leave the scop as it was.
+LogicalResult fuseScop(ScopOp scop, const FuseRequest &request);
+
+/// The attribute --fuse leaves on the scops it fused so that poly-to-gpu
+/// plans them again for a GPU: `{tile = [...]}` when the sizes were given.
+constexpr const char *kFuseRequestAttr = "fuse_request";
+
 } // namespace mlir::stencil::poly
 
 #endif // STENCIL_POLY_PASSES_H
