@@ -332,8 +332,8 @@ SmallVector<int64_t> chooseSizes(const Analysis &an,
       }
       return;
     }
-    // Rows long enough to vectorize.
-    if (sizes[n - 1] < std::min<int64_t>(32, extent[n - 1]))
+    // Rows long enough to vectorize (in 1D the parallel tiles come first).
+    if (n > 1 && sizes[n - 1] < std::min<int64_t>(32, extent[n - 1]))
       return;
     ModelFigures f =
         evaluate(an, arrays, groups, halo, local, sizes, countFields);

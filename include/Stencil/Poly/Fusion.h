@@ -14,6 +14,7 @@
 #ifndef STENCIL_POLY_FUSION_H
 #define STENCIL_POLY_FUSION_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
