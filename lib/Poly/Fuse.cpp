@@ -54,10 +54,6 @@ struct FusePass : mlir::stencil::poly::impl::FuseBase<FusePass> {
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (cacheKiB < 0) {
-      module.emitError("fuse: cache-kib must be at least 0, got ") << cacheKiB;
-      return signalPassFailure();
-    }
     if (hasUnboundedTemps(module)) {
       OpPassManager pm(ModuleOp::getOperationName());
       addShapeInference(pm);
@@ -77,6 +73,12 @@ struct FusePass : mlir::stencil::poly::impl::FuseBase<FusePass> {
     SmallVector<ScopOp> scops;
     module.walk([&](ScopOp scop) { scops.push_back(scop); });
     for (ScopOp scop : scops) {
+      if (cacheKiB < 0) {
+        mlir::emitError(scop.getLoc(), "fuse: cache-kib must be at least 0, got ")
+            << cacheKiB.getValue();
+        signalPassFailure();
+        continue;
+      }
       if (failed(fuseScop(scop, request)))
         signalPassFailure();
       // poly-to-gpu plans again for a GPU, with these sizes if given.
