@@ -20,16 +20,22 @@
 //    that write fields are computed on the tile only.
 // 4. Sizes. Given, or chosen by a small model: the least recomputation
 //    (instances computed per instance of the program in an interior tile)
-//    whose local buffers and field working set fit the budget, with rows of
-//    at least 32 points along the innermost dimension.
-// 5. Instances and buffers, exactly with isl: per tile [t, T...] the
-//    instances of each statement (a tile's points, or its consumers' reads
-//    pulled back through the producer's write), and per local array the box
-//    `B*T - halo_below` of size `B + halo_below + halo_above`, checked to
-//    hold what the tile writes.
+//    whose local buffers and (on the CPU) field working set fit the
+//    budget, with rows of at least 32 points along the innermost dimension
+//    and at least 8 tiles along dimension 0, whose tiles run in parallel.
+// 5. Instances and buffers, with isl: per tile [t, T...] the instances of
+//    each statement (the tile grown by its halo box, within its domain: a
+//    box keeps the loops rectangular at the price of a few points nobody
+//    reads), and per local array the box `B*T - halo_below` of size
+//    `B + halo_below + halo_above`, checked to hold what the tile writes.
+//    verifyFusion then checks the whole plan exactly; a local array whose
+//    reads it does not cover (a read outside its writer's domain) is
+//    demoted and the plan made again.
 // 6. The tree: `band [t] -> sequence(groups) -> filter(field writers) ->
-//    mark "parallel" -> band [T...] -> mark "fused" -> extension(the
-//    producers' instances per tile) -> sequence(statements) -> band [s...]`.
+//    mark "parallel" -> band [T...] -> mark "fused" -> extension(every
+//    statement's instances per tile, as S_fused[t, T..., s...]) ->
+//    sequence(statements) -> band [s...]`; on a GPU a kernel mark and
+//    thread filters instead of the parallel mark, and barriers.
 //
 //===----------------------------------------------------------------------===//
 
