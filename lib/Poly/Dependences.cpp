@@ -262,3 +262,57 @@ bool mlir::stencil::poly::isTimeTiled(isl::schedule schedule,
   }
   return true;
 }
+
+std::optional<TileModelProgram>
+mlir::stencil::poly::tileModelProgram(ScopOp scop, const ScopModel &model,
+                                      std::string &error) {
+  isl::ctx ctx = model.domain.ctx();
+  std::optional<isl::union_pw_multi_aff> canonical =
+      affineCanonical(model.canonical, model.numSpaceDims, error);
+  if (!canonical)
+    return std::nullopt;
+  TileModelProgram program;
+  program.canonical = *canonical;
+  for (StmtOp stmt : scop.getStatements()) {
+    auto write = parseIsl<isl::map>(ctx, stmt.getWrites(), error);
+    if (!write)
+      return std::nullopt;
+    program.writes.push_back(*write);
+    for (Attribute read : stmt.getReads()) {
+      auto map = parseIsl<isl::map>(ctx, cast<StringAttr>(read).getValue(),
+                                    error);
+      if (!map)
+        return std::nullopt;
+      program.reads.push_back(*map);
+    }
+  }
+  for (ArrayOp array : scop.getArrays())
+    program.elementBytes[array.getSymName()] = int64_t(llvm::divideCeil(
+        array.getElementType().getIntOrFloatBitWidth(), 8));
+  return program;
+}
+
+void mlir::stencil::poly::reportModel(ScopOp scop, StringRef tiling, int64_t h,
+                                      ArrayRef<int64_t> widths,
+                                      const TileCost &cost,
+                                      int64_t budgetBytes) {
+  if (h < 0) {
+    mlir::emitRemark(scop.getLoc())
+        << tiling << ": the tile-size model found no sizes; the defaults";
+    return;
+  }
+  std::string list;
+  for (int64_t w : widths)
+    list += (list.empty() ? "" : ",") + std::to_string(w);
+  char figures[160];
+  snprintf(figures, sizeof(figures),
+           "%.4f loads+stores per update (%lld loads, %lld stores, %lld "
+           "updates per tile), footprint %lld KiB (budget %lld KiB)",
+           cost.trafficPerUpdate(), (long long)cost.loads,
+           (long long)cost.stores, (long long)cost.updates,
+           (long long)llvm::divideCeil(cost.footprintBytes, 1024),
+           (long long)(budgetBytes / 1024));
+  mlir::emitRemark(scop.getLoc())
+      << tiling << ": sizes h=" << h << " widths=" << list << " (model): "
+      << figures;
+}

@@ -11,9 +11,9 @@
 #include "Stencil/Poly/IslContext.h"
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Poly/ScopModel.h"
+#include "Stencil/Poly/TileSizeModel.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 namespace mlir::stencil::poly {
 #define GEN_PASS_DEF_FUSE
@@ -24,24 +24,6 @@ using namespace mlir;
 using namespace mlir::stencil::poly;
 
 namespace {
-
-/// Half the host's per-core L2 cache (Linux sysfs), or 512 KiB.
-int64_t defaultBudgetBytes() {
-  auto file = llvm::MemoryBuffer::getFile(
-      "/sys/devices/system/cpu/cpu0/cache/index2/size", /*IsText=*/true);
-  if (file) {
-    StringRef text = (*file)->getBuffer().trim();
-    int64_t scale = 1;
-    if (text.consume_back("K"))
-      scale = 1024;
-    else if (text.consume_back("M"))
-      scale = 1024 * 1024;
-    int64_t value;
-    if (!text.getAsInteger(10, value) && value > 0)
-      return value * scale / 2;
-  }
-  return 512 * 1024;
-}
 
 std::string shapeText(ArrayRef<int64_t> shape) {
   return llvm::join(llvm::map_range(shape,
@@ -129,7 +111,7 @@ LogicalResult mlir::stencil::poly::fuseScop(ScopOp scop,
   options.threads = request.threads;
   options.budgetBytes = request.budgetBytes > 0 ? request.budgetBytes
                         : request.gpu          ? 48 * 1024
-                                               : defaultBudgetBytes();
+                                               : hostCacheBudgetBytes();
   std::optional<FusionPlan> plan =
       planFusion(statements, arrays, n, options, error);
   if (!plan) {

@@ -11,6 +11,7 @@
 #include "Stencil/Poly/IslContext.h"
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Poly/ScopModel.h"
+#include "Stencil/Poly/TileSizeModel.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -62,6 +63,12 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";
   request.ignoreDependences = testIgnoreDependences;
   request.offset = offset;
+  request.model = sizeModel;
+  request.budgetBytes = cacheKiB * 1024;
+  request.report = report;
+  if (cacheKiB < 0)
+    return mlir::emitError(scop.getLoc(), "cache-kib must be at least 0, got ")
+           << cacheKiB.getValue();
   if (failed(hexTileScop(scop, request)))
     return failure();
   // Default sizes for a target not yet known: poly-to-gpu tiles again.
@@ -178,6 +185,26 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
     options.sizes =
         defaultTileSizes(*cone, request.hexDim, model->statementsPerStep,
                          request.gpuSizes ? TileTarget::Gpu : TileTarget::Cpu);
+    if (request.model && !request.gpuSizes && request.height < 0 &&
+        request.widths.empty()) {
+      std::optional<TileModelProgram> program =
+          tileModelProgram(scop, *model, error);
+      TileCost cost;
+      int64_t budget = request.budgetBytes > 0 ? request.budgetBytes
+                                               : hostCacheBudgetBytes();
+      std::optional<HybridTileSizes> sizes =
+          program ? modelHybridTileSizes(*program, *cone, request.hexDim,
+                                         model->statementsPerStep, budget,
+                                         cost)
+                  : std::nullopt;
+      if (sizes)
+        options.sizes = *sizes;
+      if (request.report)
+        reportModel(scop, "hex-tile", sizes ? sizes->h : -1,
+                    sizes ? ArrayRef<int64_t>(sizes->widths)
+                          : ArrayRef<int64_t>(),
+                    cost, budget);
+    }
     if (request.height >= 0)
       options.sizes.h = request.height;
     if (request.minParallelTiles > 0 && request.widths.empty())

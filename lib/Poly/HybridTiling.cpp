@@ -602,6 +602,23 @@ private:
 };
 } // namespace
 
+llvm::SmallVector<TilePiece>
+mlir::stencil::poly::hybridTilePieces(isl::ctx ctx, const DependenceCone &cone,
+                                      const HybridTilingOptions &options) {
+  HybridTiler tiler(ctx, cone, options);
+  llvm::SmallVector<TilePiece> pieces;
+  for (unsigned p = 0; p < 2; ++p)
+    pieces.push_back(
+        {tiler.phase(p), tiler.timeTile(p).flat_range_product(tiler.spaceTiles(p))});
+  return pieces;
+}
+
+int64_t mlir::stencil::poly::minimalHexWidth(const DependenceCone &cone,
+                                             unsigned hexDim, int64_t h) {
+  return std::max<int64_t>(
+      1, minimalW0(cone.upper[hexDim], cone.lower[hexDim], h));
+}
+
 //===----------------------------------------------------------------------===//
 // The schedule tree (sec. 3.6)
 //===----------------------------------------------------------------------===//

@@ -11,6 +11,7 @@
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Poly/ScopModel.h"
 #include "Stencil/Poly/SplitTiling.h"
+#include "Stencil/Poly/TileSizeModel.h"
 
 #include "mlir/Pass/PassManager.h"
 
@@ -58,6 +59,12 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   request.isolate = isolate;
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";
   request.ignoreDependences = testIgnoreDependences;
+  request.model = sizeModel;
+  request.budgetBytes = cacheKiB * 1024;
+  request.report = report;
+  if (cacheKiB < 0)
+    return mlir::emitError(scop.getLoc(), "cache-kib must be at least 0, got ")
+           << cacheKiB.getValue();
   if (failed(splitTileScop(scop, request)))
     return failure();
   // Default sizes for a target not yet known: poly-to-gpu tiles again.
@@ -101,6 +108,26 @@ mlir::stencil::poly::splitTileScop(ScopOp scop,
   options.sizes = defaultSplitTileSizes(cone, model.statementsPerStep,
                                         request.gpuSizes ? TileTarget::Gpu
                                                          : TileTarget::Cpu);
+  if (request.model && !request.gpuSizes && request.height < 0 &&
+      request.widths.empty()) {
+    std::string error;
+    std::optional<TileModelProgram> program =
+        tileModelProgram(scop, model, error);
+    TileCost cost;
+    int64_t budget = request.budgetBytes > 0 ? request.budgetBytes
+                                             : hostCacheBudgetBytes();
+    std::optional<SplitTileSizes> sizes =
+        program ? modelSplitTileSizes(*program, cone, model.statementsPerStep,
+                                      budget, cost)
+                : std::nullopt;
+    if (sizes)
+      options.sizes = *sizes;
+    if (request.report)
+      reportModel(scop, "split-tile", sizes ? sizes->h : -1,
+                  sizes ? ArrayRef<int64_t>(sizes->widths)
+                        : ArrayRef<int64_t>(),
+                  cost, budget);
+  }
   if (request.height >= 0)
     options.sizes.h = request.height;
   if (!request.widths.empty())

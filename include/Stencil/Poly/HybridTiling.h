@@ -121,6 +121,22 @@ HybridTileSizes defaultTileSizes(const DependenceCone &cone, unsigned hexDim,
 std::optional<std::string> checkTileSizes(const DependenceCone &cone,
                                           const HybridTilingOptions &options);
 
+/// The tiles of one phase (or color) of a tiling on the points of P: the
+/// points it executes and their tile, `[T, S...]`.
+struct TilePiece {
+  isl::set points;
+  isl::multi_aff tile;
+};
+
+/// The two phases of the hybrid tiling of `options` on P (sec. 3.3.3-3.5),
+/// without a domain.
+llvm::SmallVector<TilePiece> hybridTilePieces(isl::ctx ctx,
+                                              const DependenceCone &cone,
+                                              const HybridTilingOptions &options);
+
+/// The smallest w0 that satisfies the convexity condition (1) for `h`.
+int64_t minimalHexWidth(const DependenceCone &cone, unsigned hexDim, int64_t h);
+
 /// Builds the hybrid tiled schedule tree of `domain` (eqs. (2)-(17)):
 ///
 ///   domain

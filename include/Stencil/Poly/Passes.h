@@ -49,6 +49,12 @@ struct HexTileRequest {
   /// The translation offset of the innermost parallelogram tiles (sec.
   /// 4.2.3; HybridTilingOptions::offset).
   int64_t offset = 0;
+  /// CPU sizes not given: the tile-size model's (TileSizeModel.h) instead
+  /// of the fixed defaults, within `budgetBytes` (0: the host's default),
+  /// and a remark with its figures when `report`.
+  bool model = false;
+  int64_t budgetBytes = 0;
+  bool report = false;
 };
 
 struct ScopModel;
@@ -89,6 +95,10 @@ struct SplitTileRequest {
   bool isolate = true;
   bool unroll = false;
   bool ignoreDependences = false; // testing only
+  /// As in HexTileRequest.
+  bool model = false;
+  int64_t budgetBytes = 0;
+  bool report = false;
 };
 
 /// Split-tiles `scop` (from its canonical schedule), verified against its

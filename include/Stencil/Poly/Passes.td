@@ -89,6 +89,16 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
            "Unroll the intra-tile time loop (when not given: on for GPU "
            "sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
            "for the CPU)">,
+    Option<"sizeModel", "model", "bool", "false",
+           "Without h and widths, CPU sizes from the tile-size model (the "
+           "least memory traffic per update of a full tile, counted with "
+           "isl, whose footprint fits cache-kib) instead of the fixed "
+           "defaults (off by default: its search takes seconds)">,
+    Option<"cacheKiB", "cache-kib", "int64_t", "0",
+           "The model's footprint budget per tile in KiB (0: half the host's "
+           "per-core L2 cache, 512 when unknown)">,
+    Option<"report", "report", "bool", "false",
+           "A remark per scop with the model's sizes and figures">,
     Option<"testIgnoreDependences", "test-ignore-dependences", "bool", "false",
            "For testing the verification only: tile with slopes 0, as if "
            "there were no dependences (the check must then refuse)">,
@@ -128,6 +138,16 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
            "Unroll the steps of a band within a tile (when not given: on for "
            "GPU sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
            "for the CPU)">,
+    Option<"sizeModel", "model", "bool", "false",
+           "Without h and widths, CPU sizes from the tile-size model (the "
+           "least memory traffic per update of a full tile, counted with "
+           "isl, whose footprint fits cache-kib) instead of the fixed "
+           "defaults (off by default: its search takes seconds)">,
+    Option<"cacheKiB", "cache-kib", "int64_t", "0",
+           "The model's footprint budget per tile in KiB (0: half the host's "
+           "per-core L2 cache, 512 when unknown)">,
+    Option<"report", "report", "bool", "false",
+           "A remark per scop with the model's sizes and figures">,
     Option<"testIgnoreDependences", "test-ignore-dependences", "bool", "false",
            "For testing the verification only: tile with slopes 0, as if "
            "there were no dependences (the check must then refuse)">,

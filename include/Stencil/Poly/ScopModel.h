@@ -10,6 +10,7 @@
 
 #include "Stencil/Poly/HybridTiling.h"
 #include "Stencil/Poly/Fusion.h"
+#include "Stencil/Poly/TileSizeModel.h"
 #include "Stencil/Poly/PolyOps.h"
 
 #include <isl/cpp.h>
@@ -87,6 +88,19 @@ constexpr const char *kFusedLocalAttr = "fused_local";
 LogicalResult readFusedLocalBuffers(isl::ctx ctx, ScopOp scop,
                                     SmallVectorImpl<LocalBuffer> &buffers,
                                     std::string &error);
+
+/// What the tile-size model needs of `scop` (TileSizeModel.h): its
+/// accesses on the statements' whole spaces and the canonical schedule as
+/// affine functions. Nothing, with `error` set, when they do not parse.
+std::optional<TileModelProgram> tileModelProgram(ScopOp scop,
+                                                 const ScopModel &model,
+                                                 std::string &error);
+
+/// The remark of a tiling pass's `report` option on the model's choice
+/// (`h` -1: the model found none).
+void reportModel(ScopOp scop, StringRef tiling, int64_t h,
+                 ArrayRef<int64_t> widths, const TileCost &cost,
+                 int64_t budgetBytes);
 
 } // namespace mlir::stencil::poly
 

@@ -1,0 +1,237 @@
+//===- TileSizeModelTest.cpp - the tile-size model, by enumeration --------===//
+//
+// Checks the model's counts on one tile against a simulation of the tile
+// (its instances in canonical order, each reading then writing; an element
+// is loaded when its first access is a read), and that the sizes the model
+// chooses honor each tiling's constraints and the budget.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Poly/TileSizeModel.h"
+
+#include <gtest/gtest.h>
+
+#include <isl/set.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+#include <vector>
+
+using namespace mlir::stencil::poly;
+
+namespace {
+
+struct Ctx {
+  isl_ctx *ctx = isl_ctx_alloc();
+  ~Ctx() { isl_ctx_free(ctx); }
+  isl::ctx get() const { return isl::ctx(ctx); }
+};
+
+using Point = std::vector<int64_t>;
+
+std::vector<Point> points(isl::set set) {
+  std::vector<Point> result;
+  isl_set_foreach_point(
+      set.get(),
+      [](isl_point *p, void *user) -> isl_stat {
+        auto &out = *static_cast<std::vector<Point> *>(user);
+        isl_space *space = isl_point_get_space(p);
+        isl_size n = isl_space_dim(space, isl_dim_set);
+        isl_space_free(space);
+        Point point;
+        for (isl_size i = 0; i < n; ++i) {
+          isl_val *v = isl_point_get_coordinate_val(p, isl_dim_set, i);
+          point.push_back(isl_val_get_num_si(v));
+          isl_val_free(v);
+        }
+        out.push_back(point);
+        isl_point_free(p);
+        return isl_stat_ok;
+      },
+      &result);
+  return result;
+}
+
+/// 1D Jacobi in ping-pong form with `statements` per step: with two, S0
+/// computes a temp T from A and S1 the new A from T.
+TileModelProgram jacobi(isl::ctx ctx, unsigned statements) {
+  TileModelProgram p;
+  if (statements == 1) {
+    p.canonical = isl::union_pw_multi_aff(
+        isl::pw_multi_aff(isl::multi_aff(ctx, "{ S0[t, s] -> [t, s] }")));
+    for (const char *read : {"{ S0[t, s] -> A[t mod 2, s - 1] }",
+                             "{ S0[t, s] -> A[t mod 2, s] }",
+                             "{ S0[t, s] -> A[t mod 2, s + 1] }"})
+      p.reads.push_back(isl::map(ctx, read));
+    p.writes.push_back(isl::map(ctx, "{ S0[t, s] -> A[(t + 1) mod 2, s] }"));
+    return p;
+  }
+  p.canonical =
+      isl::union_pw_multi_aff(isl::pw_multi_aff(
+                                  isl::multi_aff(ctx, "{ S0[t, s] -> [2t, s] }")))
+          .union_add(isl::union_pw_multi_aff(isl::pw_multi_aff(
+              isl::multi_aff(ctx, "{ S1[t, s] -> [2t + 1, s] }"))));
+  for (const char *read : {"{ S0[t, s] -> A[t mod 2, s - 1] }",
+                           "{ S0[t, s] -> A[t mod 2, s + 1] }",
+                           "{ S1[t, s] -> T[s - 1] }", "{ S1[t, s] -> T[s] }",
+                           "{ S1[t, s] -> A[t mod 2, s] }"})
+    p.reads.push_back(isl::map(ctx, read));
+  p.writes.push_back(isl::map(ctx, "{ S0[t, s] -> T[s] }"));
+  p.writes.push_back(isl::map(ctx, "{ S1[t, s] -> A[(t + 1) mod 2, s] }"));
+  p.elementBytes["T"] = 4;
+  return p;
+}
+
+/// The simulation: the tile's P points (those of `piece` in the tile of a
+/// point far away, as the model picks it) in canonical order.
+TileCost simulate(const TileModelProgram &program, const TilePiece &piece,
+                  unsigned statements) {
+  isl::ctx ctx = piece.points.ctx();
+  isl::set far(ctx, "{ [x0, x1] : 10000 <= x0 < 20000 and 10000 <= x1 < 20000 }");
+  isl::set point = isl::set(piece.points.intersect(far).sample_point());
+  isl::set tile =
+      point.apply(isl::manage(isl_map_from_multi_aff(piece.tile.copy())));
+  std::vector<Point> ps =
+      points(piece.points.intersect(tile.preimage(piece.tile)));
+  std::sort(ps.begin(), ps.end());
+  // Per element (array, subscripts): the first access is a read?
+  std::map<std::pair<std::string, Point>, bool> firstIsRead;
+  std::set<std::pair<std::string, Point>> written;
+  auto evaluate = [&](const isl::map &access, const std::string &stmt,
+                      const Point &instance) {
+    std::string text = "{ " + stmt + "[" + std::to_string(instance[0]) + ", " +
+                       std::to_string(instance[1]) + "] }";
+    isl::set image = isl::set(ctx, text).apply(access);
+    Point element = points(image).front();
+    const char *name = isl_set_get_tuple_name(image.get());
+    return std::make_pair(std::string(name), element);
+  };
+  TileCost cost;
+  // All reads at one canonical time before its writes (the model compares
+  // times strictly).
+  for (size_t i = 0; i < ps.size();) {
+    size_t j = i;
+    while (j < ps.size() && ps[j][0] == ps[i][0])
+      ++j;
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t q = i; q < j; ++q) {
+        int64_t x0 = ps[q][0];
+        unsigned k = unsigned(x0 % statements);
+        std::string stmt = "S" + std::to_string(k);
+        Point instance = {(x0 - k) / statements, ps[q][1]};
+        if (pass == 0)
+          ++cost.updates;
+        for (const isl::map &access : pass == 0 ? program.reads : program.writes) {
+          const char *in = isl_map_get_tuple_name(access.get(), isl_dim_in);
+          if (stmt != in)
+            continue;
+          auto element = evaluate(access, stmt, instance);
+          firstIsRead.try_emplace(element, pass == 0);
+          if (pass == 1)
+            written.insert(element);
+        }
+      }
+    i = j;
+  }
+  for (const auto &[element, read] : firstIsRead) {
+    cost.loads += read;
+    auto bytes = program.elementBytes.find(element.first);
+    cost.footprintBytes +=
+        bytes == program.elementBytes.end() ? 8 : bytes->second;
+  }
+  cost.stores = int64_t(written.size());
+  return cost;
+}
+
+void expectSame(const TileCost &model, const TileCost &simulated) {
+  EXPECT_EQ(model.updates, simulated.updates);
+  EXPECT_EQ(model.loads, simulated.loads);
+  EXPECT_EQ(model.stores, simulated.stores);
+  EXPECT_EQ(model.footprintBytes, simulated.footprintBytes);
+}
+
+DependenceCone unitCone() {
+  DependenceCone cone;
+  cone.upper = {Rational{1, 1}};
+  cone.lower = {Rational{1, 1}};
+  return cone;
+}
+
+TEST(TileSizeModel, HexagonCountsMatchASimulation) {
+  Ctx c;
+  isl::ctx ctx = c.get();
+  for (unsigned statements : {1u, 2u}) {
+    TileModelProgram program = jacobi(ctx, statements);
+    DependenceCone cone = unitCone();
+    for (auto [h, w0] : {std::pair<int64_t, int64_t>{3, 4}, {5, 7}}) {
+      HybridTilingOptions options;
+      options.statementsPerStep = statements;
+      options.sizes.h = h;
+      options.sizes.widths = {w0};
+      for (const TilePiece &piece : hybridTilePieces(ctx, cone, options)) {
+        std::optional<TileCost> model = interiorTileCost(program, piece, 1);
+        ASSERT_TRUE(model);
+        expectSame(*model, simulate(program, piece, statements));
+        // A full hexagon: loads and stores far fewer than updates.
+        EXPECT_LT(model->loads + model->stores, 2 * model->updates);
+      }
+    }
+  }
+}
+
+TEST(TileSizeModel, SplitCountsMatchASimulation) {
+  Ctx c;
+  isl::ctx ctx = c.get();
+  TileModelProgram program = jacobi(ctx, 1);
+  SplitTilingOptions options;
+  options.sizes.h = 4;
+  options.sizes.widths = {16};
+  for (const SplitColor &color : splitColors(ctx, unitCone(), options)) {
+    TilePiece piece{color.points, color.tile};
+    std::optional<TileCost> model = interiorTileCost(program, piece, 1);
+    ASSERT_TRUE(model);
+    expectSame(*model, simulate(program, piece, 1));
+  }
+}
+
+// Taller tiles move less per update until the footprint binds; the choice
+// honors the tiling's constraints and the budget.
+TEST(TileSizeModel, ChoiceHonorsConstraintsAndBudget) {
+  Ctx c;
+  isl::ctx ctx = c.get();
+  DependenceCone cone = unitCone();
+  for (auto [statements, budgets] :
+       {std::pair<unsigned, std::vector<int64_t>>{1, {64 * 1024, 4 * 1024}},
+        {2, {16 * 1024}}}) {
+    TileModelProgram program = jacobi(ctx, statements);
+    double lastTraffic = 0;
+    for (int64_t budget : budgets) {
+      TileCost cost;
+      std::optional<HybridTileSizes> sizes =
+          modelHybridTileSizes(program, cone, 0, statements, budget, cost);
+      ASSERT_TRUE(sizes);
+      EXPECT_EQ((sizes->h + 1) % statements, 0);
+      HybridTilingOptions options;
+      options.statementsPerStep = statements;
+      options.sizes = *sizes;
+      EXPECT_FALSE(checkTileSizes(cone, options));
+      EXPECT_LE(cost.footprintBytes, budget);
+      // A smaller budget never moves less per update.
+      EXPECT_GE(cost.trafficPerUpdate(), lastTraffic);
+      lastTraffic = cost.trafficPerUpdate();
+    }
+  }
+  TileModelProgram program = jacobi(ctx, 1);
+  TileCost cost;
+  std::optional<SplitTileSizes> split =
+      modelSplitTileSizes(program, cone, 1, 16 * 1024, cost);
+  ASSERT_TRUE(split);
+  SplitTilingOptions options;
+  options.sizes = *split;
+  EXPECT_FALSE(checkSplitTileSizes(cone, options));
+  EXPECT_LE(cost.footprintBytes, 16 * 1024);
+}
+
+} // namespace
