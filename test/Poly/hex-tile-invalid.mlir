@@ -6,6 +6,7 @@
 // RUN: stencil-opt %t/zero.mlir --hex-tile="h=1 widths=0" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/negative.mlir --hex-tile="h=-2" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/target.mlir --hex-tile="target=tpu" -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/cache.mlir --hex-tile="model=true cache-kib=-1" -verify-diagnostics -o /dev/null
 // The convexity condition (1) on w0 for slopes 3 (radius-3 reads) and h = 2.
 // RUN: stencil-opt %t/convex.mlir --hex-tile="h=2 widths=1" -verify-diagnostics -o /dev/null
 // The check against the dependences: tiles built as if there were none
@@ -212,3 +213,25 @@ func.func @pingpong(%a : !f1, %b : !f1) {
   }
   return
 }
+
+//--- cache.mlir
+!f1 = !stencil.field<[-1,257]xf64>
+func.func @pingpong(%a : !f1, %b : !f1) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  // expected-error @+1 {{cache-kib must be at least 0, got -1}}
+  %r:2 = scf.for %t = %c0 to %c10 step %c1 iter_args(%x = %a, %y = %b) -> (!f1, !f1) {
+    %l = stencil.load %x : !f1 -> !stencil.temp<?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[-1] : !stencil.temp<?xf64>
+      %w = stencil.access %u[1] : !stencil.temp<?xf64>
+      %s = arith.addf %v, %w : f64
+      stencil.return %s : f64
+    }
+    stencil.store %n to %y(<[0], [256]>) : !stencil.temp<?xf64> to !f1
+    scf.yield %y, %x : !f1, !f1
+  }
+  return
+}
+

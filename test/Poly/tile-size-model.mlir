@@ -1,0 +1,42 @@
+// The tile-size model (model=true): without h and widths the CPU sizes are
+// the ones whose full tile moves the fewest elements per update (counted
+// with isl) within the cache budget, reported with report.
+// RUN: stencil-opt %s --hex-tile="model=true report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=HEX
+// RUN: stencil-opt %s --split-tile="model=true report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=SPLIT
+// Without model=true the fixed defaults (h = 15, w0 = 512 in 1D).
+// RUN: stencil-opt %s --hex-tile | FileCheck %s --check-prefix=DEFAULT
+// Given sizes win over the model.
+// RUN: stencil-opt %s --hex-tile="model=true report h=3 widths=8" 2>&1 | FileCheck %s --check-prefix=GIVEN
+
+// HEX: remark: hex-tile: sizes h=23 widths=512 (model): 0.0671 loads+stores per update (1218 loads, 2236 stores, 51456 updates per tile), footprint 9 KiB (budget 16 KiB)
+// HEX: poly.scop steps
+// HEX-SAME: floor((t)/48)
+// SPLIT: remark: split-tile: sizes h=24 widths=512 (model): 0.1398 loads+stores per update (606 loads, 1112 stores, 12288 updates per tile), footprint 9 KiB (budget 16 KiB)
+// SPLIT: poly.scop steps
+// SPLIT-SAME: floor((t)/24)
+// DEFAULT: poly.scop steps
+// DEFAULT-SAME: floor((t)/32)
+// GIVEN-NOT: remark
+// GIVEN: poly.scop steps
+// GIVEN-SAME: floor((t)/8)
+
+func.func @jacobi(%u0 : !stencil.field<[-1,257]xf64>, %u1 : !stencil.field<[-1,257]xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 100 : index
+  %r:2 = scf.for %t = %c0 to %c10 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,257]xf64>, !stencil.field<[-1,257]xf64>) {
+    %l = stencil.load %a : !stencil.field<[-1,257]xf64> -> !stencil.temp<?xf64>
+    %n = stencil.apply(%x = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %w = stencil.access %x[-1] : !stencil.temp<?xf64>
+      %c = stencil.access %x[0] : !stencil.temp<?xf64>
+      %e = stencil.access %x[1] : !stencil.temp<?xf64>
+      %s = arith.addf %w, %c : f64
+      %v = arith.addf %s, %e : f64
+      %res = stencil.store_result %v : !stencil.result<f64>
+      stencil.return %res : !stencil.result<f64>
+    }
+    stencil.store %n to %b(<[0], [256]>) : !stencil.temp<?xf64> to !stencil.field<[-1,257]xf64>
+    scf.yield %b, %a : !stencil.field<[-1,257]xf64>, !stencil.field<[-1,257]xf64>
+  }
+  func.return
+}
