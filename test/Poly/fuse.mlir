@@ -3,7 +3,7 @@
 // halo of one point along j (the consumer reads it at j - 1 and j + 1) into
 // an 8x18 buffer local to the tile, and the tiles run in parallel.
 // RUN: split-file %s %t
-// RUN: stencil-opt %t/sweep.mlir --fuse="tile=8,16 report" 2>&1 | FileCheck %s
+// RUN: stencil-opt %t/sweep.mlir --fuse="tile=8,16 report cache-kib=512" 2>&1 | FileCheck %s
 // RUN: stencil-opt %t/sweep.mlir --fuse="tile=8,16" --convert-stencil-to-loops --canonicalize --cse | FileCheck %s --check-prefix=LOOPS
 // Mapped to a GPU, one kernel, the tile buffer in shared memory, barriers after
 // the producer and at the end of each tile.
