@@ -724,8 +724,15 @@ std::optional<isl::schedule> mlir::stencil::poly::buildHybridSchedule(
       isl::schedule_node_band time =
           points.insert_partial_schedule(band(tiler.intraTileTime(p)))
               .as<isl::schedule_node_band>();
+      // With several statements per step and no unrolling, the steps stay
+      // one loop (atomic): isl would otherwise copy the point loops for
+      // every piece of the hexagon's bounds and of each statement's domain
+      // (elastic 2D at order 8 compiles in 2.8 s instead of 6.9 s). With one
+      // statement the copies are few and a few percent faster.
       if (options.unrollTime)
         time = time.member_set_ast_loop_unroll(0);
+      else if (options.statementsPerStep > 1)
+        time = time.member_set_ast_loop_atomic(0);
 
       // [S_hex, S_others]: the hexagonal tiles of one (T, p) are independent
       // (sec. 3.3.3), the parallelogram tiles run in order.

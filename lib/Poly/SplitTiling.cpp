@@ -253,8 +253,12 @@ std::optional<isl::schedule> mlir::stencil::poly::buildSplitSchedule(
       isl::schedule_node_band time =
           points.insert_partial_schedule(localPart("[tl]"))
               .as<isl::schedule_node_band>();
+      // Several statements per step, not unrolled: the steps stay one loop
+      // (atomic), as in the hybrid tree.
       if (options.unrollTime)
         time = time.member_set_ast_loop_unroll(0);
+      else if (options.statementsPerStep > 1)
+        time = time.member_set_ast_loop_atomic(0);
       isl::schedule_node_band tileBand =
           time.insert_partial_schedule(
                   band(project("[" + nested + "]").pullback(color.tile)))
