@@ -433,14 +433,17 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
         for (unsigned k : group)
           halo[k] = h[k];
       }
-      for (const std::optional<Box> &h : halo)
-        if (h && llvm::any_of(*h, [](auto b) {
+      // A producer read at distances that grow with the point (a fixed
+      // index, say) has no bounded halo: its array keeps full storage.
+      for (unsigned k = 0; k < statements.size(); ++k)
+        if (halo[k] && llvm::any_of(*halo[k], [](auto b) {
               return b.first >= kUnbounded / 2 || b.second >= kUnbounded / 2;
             })) {
-          error = "a producer's halo is unbounded (a consumer reads it at "
-                  "distances that depend on the point)";
-          return std::nullopt;
+          local[an.written[k]] = false;
+          demoted = true;
         }
+      if (demoted)
+        continue;
 
       // Step 4: sizes.
       SmallVector<int64_t> extent = extents(statements, n);

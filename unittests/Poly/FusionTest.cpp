@@ -261,6 +261,28 @@ TEST(Fusion, IntermediateAcrossGroupsIsDemoted) {
     expectPartition(computed, k, s[k]);
 }
 
+// An intermediate read at a fixed index over a parametric domain (a
+// distance that grows with the point) has no bounded halo: it keeps its full-size array, and the reader
+// starts a new group (it reads the array where other tiles write it).
+TEST(Fusion, UnboundedHaloKeepsFullStorage) {
+  Ctx c;
+  isl::ctx ctx = c.get();
+  std::vector<FusionStatement> s = {
+      statement(ctx, "S0", "[t, i] : t = 0 and 0 <= i", "[t, i] -> T[i]",
+                {"[t, i] -> A[i]"}),
+      statement(ctx, "S1", "[t, i] : t = 0 and 0 <= i", "[t, i] -> B[i]",
+                {"[t, i] -> T[i]", "[t, i] -> T[0]"})};
+  for (FusionStatement &st : s)
+    st.domain = isl::set(ctx, "[N] -> { " + st.name + "[t, i] : t = 0 and "
+                                                      "0 <= i <= N }");
+  std::vector<FusionArray> arrays = {{"A", false, 8}, {"B", false, 8}, {"T", true, 8}};
+  FusionOptions options;
+  options.tileSizes = {4};
+  std::string error;
+  EXPECT_FALSE(planFusion(s, arrays, 1, options, error));
+  EXPECT_TRUE(error.empty()) << error;
+}
+
 // A producer computed only on its own tile (no halo) leaves the consumer
 // reading what no one computed: verifyFusion names the buffer.
 TEST(Fusion, VerificationRefusesAMissingHalo) {
