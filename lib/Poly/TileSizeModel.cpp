@@ -312,7 +312,10 @@ std::optional<HybridTileSizes> mlir::stencil::poly::modelHybridTileSizes(
         options.sizes.widths[hexDim], minimalHexWidth(cone, hexDim, p[0]));
     if (checkTileSizes(cone, options))
       return std::nullopt;
-    return tilingCost(program, hybridTilePieces(ctx, cone, options), n);
+    // The two phases tile with the same hexagon (sec. 3.3.3): one counts
+    // for both.
+    return tilingCost(program, {hybridTilePieces(ctx, cone, options).front()},
+                      n);
   };
   SmallVector<int64_t> best = search(first, values, evaluate, budgetBytes, cost);
   if (best.empty())

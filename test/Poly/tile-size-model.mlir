@@ -8,7 +8,7 @@
 // Given sizes win over the model.
 // RUN: stencil-opt %s --hex-tile="model=true report h=3 widths=8" 2>&1 | FileCheck %s --check-prefix=GIVEN
 
-// HEX: remark: hex-tile: sizes h=23 widths=512 (model): 0.0671 loads+stores per update (1218 loads, 2236 stores, 51456 updates per tile), footprint 9 KiB (budget 16 KiB)
+// HEX: remark: hex-tile: sizes h=23 widths=512 (model): 0.0671 loads+stores per update (609 loads, 1118 stores, 25728 updates per tile), footprint 9 KiB (budget 16 KiB)
 // HEX: poly.scop steps
 // HEX-SAME: floor((t)/48)
 // SPLIT: remark: split-tile: sizes h=24 widths=512 (model): 0.1398 loads+stores per update (606 loads, 1112 stores, 12288 updates per tile), footprint 9 KiB (budget 16 KiB)
