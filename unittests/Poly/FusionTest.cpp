@@ -13,6 +13,8 @@
 
 #include "Stencil/Poly/Fusion.h"
 
+#include "TilingTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <isl/schedule.h>
@@ -51,41 +53,18 @@ std::string treeText(const isl::schedule &schedule) {
   return result;
 }
 
-using Point = std::vector<int64_t>;
-
-/// The points of a bounded set (or of a map's wrapped form).
-std::vector<Point> points(isl::set set) {
-  std::vector<Point> result;
-  isl_set_foreach_point(
-      set.get(),
-      [](isl_point *p, void *user) -> isl_stat {
-        auto &out = *static_cast<std::vector<Point> *>(user);
-        isl_space *space = isl_point_get_space(p);
-        isl_size n = isl_space_dim(space, isl_dim_set);
-        isl_space_free(space);
-        Point point;
-        for (isl_size i = 0; i < n; ++i) {
-          isl_val *v = isl_point_get_coordinate_val(p, isl_dim_set, i);
-          point.push_back(isl_val_get_num_si(v));
-          isl_val_free(v);
-        }
-        out.push_back(point);
-        isl_point_free(p);
-        return isl_stat_ok;
-      },
-      &result);
-  return result;
-}
+using Point = tiling_test::Vec;
+using tiling_test::enumerate;
 
 /// Per statement, per tile [t, T...], the instances it computes [t, s...].
 using Computed = std::map<unsigned, std::map<Point, std::set<Point>>>;
 
-Computed enumerate(const FusionPlan &plan, unsigned n) {
+Computed tileInstances(const FusionPlan &plan, unsigned n) {
   Computed computed;
   for (unsigned k = 0; k < plan.instances.size(); ++k) {
     if (!plan.instances[k])
       continue;
-    for (const Point &p : points(plan.instances[k]->wrap())) {
+    for (const Point &p : enumerate(plan.instances[k]->wrap())) {
       Point tile(p.begin(), p.begin() + 1 + n), inst(p.begin() + 1 + n, p.end());
       computed[k][tile].insert(inst);
     }
@@ -100,7 +79,7 @@ void expectPartition(const Computed &computed, unsigned k,
   for (const auto &[tile, instances] : computed.at(k))
     for (const Point &i : instances)
       ++count[i];
-  std::vector<Point> domain = points(s.domain);
+  std::set<Point> domain = enumerate(s.domain);
   EXPECT_EQ(count.size(), domain.size()) << s.name;
   for (const Point &i : domain)
     EXPECT_EQ(count[i], 1) << s.name;
@@ -150,7 +129,7 @@ TEST(Fusion, ChainOneDimension) {
   EXPECT_EQ(plan->buffers[0].shape, llvm::SmallVector<int64_t>({10}));
   EXPECT_TRUE(plan->buffers[0].offset.plain_is_equal(
       isl::multi_aff(ctx, "{ [t, T0] -> T[8T0 - 1] }")));
-  Computed computed = enumerate(*plan, 1);
+  Computed computed = tileInstances(*plan, 1);
   expectPartition(computed, 1, s[1]);
   expectLocalReadsCovered(computed, 1, 0, {{-1}, {1}});
   // Interior tiles compute 10 producer instances for 8 consumers.
@@ -190,7 +169,7 @@ TEST(Fusion, HalosAddUpTwoDimensions) {
   EXPECT_EQ(plan->halos[1][1], std::make_pair(int64_t(0), int64_t(1)));
   EXPECT_EQ(plan->halos[0][0], std::make_pair(int64_t(3), int64_t(1)));
   EXPECT_EQ(plan->halos[0][1], std::make_pair(int64_t(1), int64_t(1)));
-  Computed computed = enumerate(*plan, 2);
+  Computed computed = tileInstances(*plan, 2);
   expectPartition(computed, 2, s[2]);
   expectLocalReadsCovered(computed, 2, 1, {{-1, 0}, {1, 1}});
   expectLocalReadsCovered(computed, 1, 0, {{-2, 0}, {0, -1}});
@@ -256,7 +235,7 @@ TEST(Fusion, IntermediateAcrossGroupsIsDemoted) {
   EXPECT_EQ(plan->groups[1].size(), 1u);
   EXPECT_TRUE(plan->buffers.empty());
   EXPECT_FALSE(verifyFusion(s, *plan));
-  Computed computed = enumerate(*plan, 1);
+  Computed computed = tileInstances(*plan, 1);
   for (unsigned k = 0; k < 3; ++k)
     expectPartition(computed, k, s[k]);
 }
@@ -377,7 +356,7 @@ TEST(Fusion, GpuTree) {
   EXPECT_LT(tree.find("barrier_fused0_0", sequence),
             tree.find("S1_fused", sequence))
       << tree;
-  Computed computed = enumerate(*plan, 2);
+  Computed computed = tileInstances(*plan, 2);
   expectPartition(computed, 1, s[1]);
   expectLocalReadsCovered(computed, 1, 0, {{-1, 0}, {0, 1}});
 }

@@ -9,6 +9,8 @@
 
 #include "Stencil/Poly/TileSizeModel.h"
 
+#include "TilingTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <isl/set.h>
@@ -29,30 +31,8 @@ struct Ctx {
   isl::ctx get() const { return isl::ctx(ctx); }
 };
 
-using Point = std::vector<int64_t>;
-
-std::vector<Point> points(isl::set set) {
-  std::vector<Point> result;
-  isl_set_foreach_point(
-      set.get(),
-      [](isl_point *p, void *user) -> isl_stat {
-        auto &out = *static_cast<std::vector<Point> *>(user);
-        isl_space *space = isl_point_get_space(p);
-        isl_size n = isl_space_dim(space, isl_dim_set);
-        isl_space_free(space);
-        Point point;
-        for (isl_size i = 0; i < n; ++i) {
-          isl_val *v = isl_point_get_coordinate_val(p, isl_dim_set, i);
-          point.push_back(isl_val_get_num_si(v));
-          isl_val_free(v);
-        }
-        out.push_back(point);
-        isl_point_free(p);
-        return isl_stat_ok;
-      },
-      &result);
-  return result;
-}
+using Point = tiling_test::Vec;
+using tiling_test::enumerate;
 
 /// 1D Jacobi in ping-pong form with `statements` per step: with two, S0
 /// computes a temp T from A and S1 the new A from T.
@@ -93,9 +73,10 @@ TileCost simulate(const TileModelProgram &program, const TilePiece &piece,
   isl::set point = isl::set(piece.points.intersect(far).sample_point());
   isl::set tile =
       point.apply(isl::manage(isl_map_from_multi_aff(piece.tile.copy())));
-  std::vector<Point> ps =
-      points(piece.points.intersect(tile.preimage(piece.tile)));
-  std::sort(ps.begin(), ps.end());
+  // In canonical order (the set is sorted).
+  std::set<Point> tilePoints =
+      enumerate(piece.points.intersect(tile.preimage(piece.tile)));
+  std::vector<Point> ps(tilePoints.begin(), tilePoints.end());
   // Per element (array, subscripts): the first access is a read?
   std::map<std::pair<std::string, Point>, bool> firstIsRead;
   std::set<std::pair<std::string, Point>> written;
@@ -104,7 +85,7 @@ TileCost simulate(const TileModelProgram &program, const TilePiece &piece,
     std::string text = "{ " + stmt + "[" + std::to_string(instance[0]) + ", " +
                        std::to_string(instance[1]) + "] }";
     isl::set image = isl::set(ctx, text).apply(access);
-    Point element = points(image).front();
+    Point element = *enumerate(image).begin();
     const char *name = isl_set_get_tuple_name(image.get());
     return std::make_pair(std::string(name), element);
   };
