@@ -283,6 +283,34 @@ def timed(run, reps):
     return t1 - t0, resource.getrusage(resource.RUSAGE_SELF).ru_stime - sys0
 
 
+def check_and_time(spec, variants, pristine, work, runs, points, label):
+    """Runs every variant (name -> Variant) once from `pristine` and compares
+    its fields bit for bit with the first one's, printing a MISMATCH line per
+    difference; then `runs` interleaved timed runs. Returns (mismatches,
+    GStencils/s per variant: `points` / median seconds / 1e9)."""
+    def reset():
+        for f in spec.fields:
+            np.copyto(work[f], pristine[f])
+    mismatches, golden = 0, None
+    for who, v in variants.items():
+        reset()
+        v.bind(work)()
+        if golden is None:
+            golden = {f: work[f].copy() for f in spec.fields}
+        first = next(iter(variants))
+        for d in differences(work, golden, spec.fields):
+            mismatches += 1
+            print(f"MISMATCH {label}: {who} != {first}: {d}")
+    runs_of = {who: v.bind(work) for who, v in variants.items()}
+    times = {who: [] for who in variants}
+    for _ in range(runs):
+        for who in variants:
+            reset()
+            times[who].append(timed(runs_of[who], 1)[0])
+    return mismatches, {who: points / statistics.median(t) / 1e9
+                        for who, t in times.items()}
+
+
 def bench_one(spec, ety, shape, steps, args, workdir):
     """Full-size bit check and interleaved timing. Returns a result dict."""
     res = {"example": spec.name, "dtype": ety, "shape": list(shape),

@@ -25,7 +25,6 @@ steps / seconds / 1e9.
 """
 
 import argparse
-import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -79,25 +78,10 @@ def main(argv=None):
                                        ("stencil-inlining",), "inlined"),
                     "fused": CB.Ours(spec, mlir, openmp, wd / "fused", (fuse,), "fused"),
                 }
-                golden = None
-                for who, v in variants.items():
-                    for f in spec.fields:
-                        np.copyto(work[f], pristine[f])
-                    v.bind(work)()
-                    if golden is None:
-                        golden = {f: work[f].copy() for f in spec.fields}
-                    for d in CB.differences(work, golden, spec.fields):
-                        failures += 1
-                        print(f"MISMATCH {name} {ety} {mode}: {who} != C: {d}")
-                runs = {who: v.bind(work) for who, v in variants.items()}
-                times = {who: [] for who in variants}
-                for _ in range(args.runs):
-                    for who in variants:
-                        for f in spec.fields:
-                            np.copyto(work[f], pristine[f])
-                        times[who].append(CB.timed(runs[who], 1)[0])
-                points = int(np.prod(shape)) * max(steps, 1)
-                g = {who: points / statistics.median(t) / 1e9 for who, t in times.items()}
+                mismatches, g = CB.check_and_time(spec, variants, pristine, work, args.runs,
+                                                  int(np.prod(shape)) * max(steps, 1),
+                                                  f"{name} {ety} {mode}")
+                failures += mismatches
                 print(f"{name:8} {ety:5} {'x'.join(map(str, shape)):>14} {steps:>5} {mode:4} "
                       + " ".join(f"{g[n]:8.3f}" for n in names) + "  "
                       + " ".join(f"{g[n] / g['unfused']:6.2f}x" for n in names[2:]),
