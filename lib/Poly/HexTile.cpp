@@ -186,25 +186,18 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
         defaultTileSizes(*cone, request.hexDim, model->statementsPerStep,
                          request.gpuSizes ? TileTarget::Gpu : TileTarget::Cpu);
     if (request.model && !request.gpuSizes && request.height < 0 &&
-        request.widths.empty()) {
-      std::optional<TileModelProgram> program =
-          tileModelProgram(scop, *model, error);
-      TileCost cost;
-      int64_t budget = request.budgetBytes > 0 ? request.budgetBytes
-                                               : hostCacheBudgetBytes();
-      std::optional<HybridTileSizes> sizes =
-          program ? modelHybridTileSizes(*program, *cone, request.hexDim,
-                                         model->statementsPerStep, budget,
-                                         cost)
-                  : std::nullopt;
-      if (sizes)
+        request.widths.empty())
+      if (std::optional<HybridTileSizes> sizes =
+              modelTileSizes<HybridTileSizes>(
+                  scop, *model, "hex-tile", request.budgetBytes,
+                  request.report,
+                  [&](const TileModelProgram &program, int64_t budget,
+                      TileCost &cost) {
+                    return modelHybridTileSizes(program, *cone, request.hexDim,
+                                                model->statementsPerStep,
+                                                budget, cost);
+                  }))
         options.sizes = *sizes;
-      if (request.report)
-        reportModel(scop, "hex-tile", sizes ? sizes->h : -1,
-                    sizes ? ArrayRef<int64_t>(sizes->widths)
-                          : ArrayRef<int64_t>(),
-                    cost, budget);
-    }
     if (request.height >= 0)
       options.sizes.h = request.height;
     if (request.minParallelTiles > 0 && request.widths.empty())

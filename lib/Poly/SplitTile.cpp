@@ -109,25 +109,15 @@ mlir::stencil::poly::splitTileScop(ScopOp scop,
                                         request.gpuSizes ? TileTarget::Gpu
                                                          : TileTarget::Cpu);
   if (request.model && !request.gpuSizes && request.height < 0 &&
-      request.widths.empty()) {
-    std::string error;
-    std::optional<TileModelProgram> program =
-        tileModelProgram(scop, model, error);
-    TileCost cost;
-    int64_t budget = request.budgetBytes > 0 ? request.budgetBytes
-                                             : hostCacheBudgetBytes();
-    std::optional<SplitTileSizes> sizes =
-        program ? modelSplitTileSizes(*program, cone, model.statementsPerStep,
-                                      budget, cost)
-                : std::nullopt;
-    if (sizes)
+      request.widths.empty())
+    if (std::optional<SplitTileSizes> sizes = modelTileSizes<SplitTileSizes>(
+            scop, model, "split-tile", request.budgetBytes, request.report,
+            [&](const TileModelProgram &program, int64_t budget,
+                TileCost &cost) {
+              return modelSplitTileSizes(program, cone,
+                                         model.statementsPerStep, budget, cost);
+            }))
       options.sizes = *sizes;
-    if (request.report)
-      reportModel(scop, "split-tile", sizes ? sizes->h : -1,
-                  sizes ? ArrayRef<int64_t>(sizes->widths)
-                        : ArrayRef<int64_t>(),
-                  cost, budget);
-  }
   if (request.height >= 0)
     options.sizes.h = request.height;
   if (!request.widths.empty())

@@ -102,6 +102,28 @@ void reportModel(ScopOp scop, StringRef tiling, int64_t h,
                  ArrayRef<int64_t> widths, const TileCost &cost,
                  int64_t budgetBytes);
 
+/// The sizes `choose(program, budget, cost)` picks with the tile-size model
+/// for `scop` (budget 0: the host's), with a remark naming `tiling` when
+/// `report`; nothing when the model finds none (the caller keeps its
+/// defaults).
+template <typename Sizes, typename Choose>
+std::optional<Sizes> modelTileSizes(ScopOp scop, const ScopModel &model,
+                                    StringRef tiling, int64_t budgetBytes,
+                                    bool report, Choose choose) {
+  std::string error;
+  std::optional<TileModelProgram> program =
+      tileModelProgram(scop, model, error);
+  int64_t budget = budgetBytes > 0 ? budgetBytes : hostCacheBudgetBytes();
+  TileCost cost;
+  std::optional<Sizes> sizes =
+      program ? choose(*program, budget, cost) : std::nullopt;
+  if (report)
+    reportModel(scop, tiling, sizes ? sizes->h : -1,
+                sizes ? ArrayRef<int64_t>(sizes->widths) : ArrayRef<int64_t>(),
+                cost, budget);
+  return sizes;
+}
+
 } // namespace mlir::stencil::poly
 
 #endif // STENCIL_POLY_SCOPMODEL_H
