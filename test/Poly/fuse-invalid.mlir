@@ -7,6 +7,11 @@
 // RUN: stencil-opt %t/cache.mlir --fuse="cache-kib=-1" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/threads.mlir --fuse --poly-to-gpu="threads=0" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/many.mlir --fuse --poly-to-gpu="threads=64,32" -verify-diagnostics -o /dev/null
+// A malformed record of the tile buffers is refused by the lowering.
+// RUN: stencil-opt %stencil_src/examples/laplap.mlir --fuse="tile=8,8" | sed 's/, shape = array<i64: 10, 10>//' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=ENTRY
+// RUN: stencil-opt %stencil_src/examples/laplap.mlir --fuse="tile=8,8" | sed 's/shape = array<i64: 10, 10>/shape = array<i64: 10>/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHAPE
+// ENTRY: error: 'poly.scop' op invalid fused_local: fused_local entries need array, offset and shape
+// SHAPE: error: 'poly.scop' op invalid fused_local: fused_local offset of @T2 must map into the array with one value per dimension of a positive shape
 
 //--- count.mlir
 func.func @laplap(%in : !stencil.field<[-2,34]x[-2,34]xf64>, %out : !stencil.field<[-2,34]x[-2,34]xf64>) {
