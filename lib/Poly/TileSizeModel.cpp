@@ -96,18 +96,19 @@ mlir::stencil::poly::interiorTileCost(const TileModelProgram &program,
     cost.updates = countWeighted(instances, [](const std::string &) { return 1; });
     if (cost.updates <= 0)
       return std::nullopt;
-    // Per array, the first canonical time each element is read and written
-    // in the tile: the pointwise minimum over the accesses of each access's
-    // first time (one injective map each, cheap for isl, where the minimum
-    // over their union is not). Elements written before their first read
-    // are not loaded.
+    // Per array, the relations from each element to the canonical times
+    // the tile reads and writes it. An element is loaded unless every read
+    // of it comes after some write: the writes with a read at the same time
+    // or before them are removed, and the elements left with a write are
+    // the ones written first. Relations and set differences only: isl's
+    // comparisons of piecewise minima cost ten times more.
     isl::multi_aff timeOfPoint(ctx, "{ [" + x + "] -> [x0] }");
     isl::space pointSpace =
         isl::manage(isl_multi_aff_get_domain_space(timeOfPoint.get()));
     isl::union_map canonical = isl::manage(
         isl_union_map_from_union_pw_multi_aff(program.canonical.copy()));
-    auto firstTimes = [&](llvm::ArrayRef<isl::map> accesses) {
-      llvm::StringMap<isl::pw_aff> first;
+    auto timesOf = [&](llvm::ArrayRef<isl::map> accesses) {
+      llvm::StringMap<isl::map> times;
       for (const isl::map &access : accesses) {
         isl::space space = access.domain().space();
         isl::set mine = instances.extract_set(space);
@@ -120,44 +121,46 @@ mlir::stencil::poly::interiorTileCost(const TileModelProgram &program,
                     isl_map_from_multi_aff(timeOfPoint.copy())));
         isl::map elementToTime =
             access.intersect_domain(mine).reverse().apply_range(toTime);
-        isl::pw_aff t = elementToTime.lexmin_pw_multi_aff().at(0);
         std::string name = rangeName(access);
-        auto it = first.find(name);
-        if (it == first.end())
-          first.try_emplace(name, t);
+        auto it = times.find(name);
+        if (it == times.end())
+          times.try_emplace(name, elementToTime);
         else
-          it->second = isl::manage(
-              isl_pw_aff_union_min(it->second.copy(), t.release()));
+          it->second = it->second.unite(elementToTime);
       }
-      return first;
+      for (auto &entry : times)
+        entry.second = entry.second.coalesce();
+      return times;
     };
-    llvm::StringMap<isl::pw_aff> firstRead = firstTimes(program.reads);
-    llvm::StringMap<isl::pw_aff> firstWrite = firstTimes(program.writes);
+    llvm::StringMap<isl::map> readTimes = timesOf(program.reads);
+    llvm::StringMap<isl::map> writeTimes = timesOf(program.writes);
+    isl::map notBefore(ctx, "{ [a] -> [b] : b >= a }");
     auto bytesOf = [&](llvm::StringRef name) {
       auto it = program.elementBytes.find(name);
       return it == program.elementBytes.end() ? int64_t(8) : it->second;
     };
-    for (auto &entry : firstRead) {
+    for (auto &entry : readTimes) {
       isl::set read = entry.second.domain().coalesce();
       int64_t elements = count(read), writtenFirst = 0, touched = elements;
-      auto w = firstWrite.find(entry.first());
-      if (w != firstWrite.end()) {
-        isl::set wrote = w->second.domain().coalesce();
-        writtenFirst = count(isl::manage(isl_pw_aff_lt_set(
-            w->second.copy(), entry.second.copy())));
-        touched = count(read.unite(wrote).coalesce());
+      auto w = writeTimes.find(entry.first());
+      if (w != writeTimes.end()) {
+        isl::map afterARead =
+            w->second.intersect(entry.second.apply_range(notBefore));
+        writtenFirst =
+            count(w->second.subtract(afterARead).domain().intersect(read));
+        touched = count(read.unite(w->second.domain()));
       }
       if (elements < 0 || writtenFirst < 0 || touched < 0)
         return std::nullopt;
       cost.loads += elements - writtenFirst;
       cost.footprintBytes += touched * bytesOf(entry.first());
     }
-    for (auto &entry : firstWrite) {
-      int64_t written = count(entry.second.domain().coalesce());
+    for (auto &entry : writeTimes) {
+      int64_t written = count(entry.second.domain());
       if (written < 0)
         return std::nullopt;
       cost.stores += written;
-      if (!firstRead.count(entry.first()))
+      if (!readTimes.count(entry.first()))
         cost.footprintBytes += written * bytesOf(entry.first());
     }
     if (cost.loads < 0 || cost.stores < 0 || cost.footprintBytes < 0)
