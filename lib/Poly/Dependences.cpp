@@ -4,7 +4,12 @@
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Poly/ScopModel.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <array>
+#include <mutex>
 
 namespace mlir::stencil::poly {
 #define GEN_PASS_DEF_POLYPRINTDEPENDENCES
@@ -107,7 +112,63 @@ isl::schedule mlir::stencil::poly::canonicalSchedule(isl::union_set domain,
   return node.schedule();
 }
 
+namespace {
+
+/// The dependences of the program order depend on the domains and accesses
+/// only, not on the scop's current schedule, and one compilation computes
+/// them for the same statements in several passes (--hex-tile, then
+/// poly-to-gpu's re-tiling for the GPU). They are remembered by the text of
+/// the statements, as text (isl objects belong to one pass's context).
+class DependenceMemo {
+public:
+  using Key = std::pair<uint64_t, size_t>;
+  static Key key(const ScopModel &model) {
+    std::string text = toString(model.domain) + "|" + toString(model.reads) +
+                       "|" + toString(model.writes) + "|" +
+                       toString(model.canonical);
+    return {llvm::xxh3_64bits(text), text.size()};
+  }
+  std::optional<Dependences> find(const Key &key, isl::ctx ctx) {
+    std::array<std::string, 3> texts;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = known.find(key);
+      if (it == known.end())
+        return std::nullopt;
+      texts = it->second;
+    }
+    Dependences deps;
+    deps.flow = isl::union_map(ctx, texts[0]);
+    deps.anti = isl::union_map(ctx, texts[1]);
+    deps.output = isl::union_map(ctx, texts[2]);
+    return deps;
+  }
+  void insert(const Key &key, const Dependences &deps) {
+    std::array<std::string, 3> texts = {
+        toString(deps.flow), toString(deps.anti), toString(deps.output)};
+    std::lock_guard<std::mutex> lock(mutex);
+    if (known.size() >= 256)
+      known.clear();
+    known[key] = std::move(texts);
+  }
+
+private:
+  std::mutex mutex;
+  llvm::DenseMap<Key, std::array<std::string, 3>> known;
+};
+
+DependenceMemo &dependenceMemo() {
+  static DependenceMemo memo;
+  return memo;
+}
+
+} // namespace
+
 Dependences mlir::stencil::poly::computeDependences(const ScopModel &model) {
+  DependenceMemo::Key key = DependenceMemo::key(model);
+  if (std::optional<Dependences> known =
+          dependenceMemo().find(key, model.domain.ctx()))
+    return *known;
   isl::schedule schedule =
       canonicalSchedule(model.domain, model.canonical, model.numSpaceDims);
   // Many reads of one array merge into few pieces (a stencil's neighbours
@@ -137,6 +198,7 @@ Dependences mlir::stencil::poly::computeDependences(const ScopModel &model) {
   deps.flow = deps.flow.coalesce();
   deps.anti = deps.anti.coalesce();
   deps.output = deps.output.coalesce();
+  dependenceMemo().insert(key, deps);
   return deps;
 }
 
