@@ -16,6 +16,8 @@ PACKAGES=(
   libisl-dev libgtest-dev
   # Debian's interpreter with numpy (execution tests and references)
   python3 python3-numpy
+  # MPI for distributed programs (libStencilMpi, mpirun, mpi4py)
+  libopenmpi-dev openmpi-bin python3-mpi4py
 )
 XDSL_VERSION="${XDSL_VERSION:-0.74.0}"
 

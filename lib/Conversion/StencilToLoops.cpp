@@ -18,6 +18,7 @@
 #include "Stencil/Conversion/Passes.h"
 
 #include "FieldAliases.h"
+#include "HaloExchange.h"
 
 #include "Stencil/Poly/PolyOps.h"
 #include "Stencil/Poly/ScopToLoops.h"
@@ -597,6 +598,8 @@ void StencilLowering::analyzeBlock(Block &block) {
       else if (auto apply = dyn_cast<ApplyOp>(nested))
         for (Value dest : apply.getDest())
           writes[i].push_back(rootOfField(dest));
+      else if (auto swap = dyn_cast<dmp::SwapOp>(nested))
+        writes[i].push_back(rootOfField(swap.getField()));
     });
   }
   for (auto &[res, store] : directStores)
@@ -670,6 +673,14 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
             .Case([&](BufferOp o) { return lowerBuffer(o); })
             .Case([&](CombineOp o) { return lowerCombine(o); })
             .Case([&](poly::ScopOp o) { return lowerScop(o); })
+            .Case([&](dmp::SwapOp o) -> LogicalResult {
+              Value memref = lookupMemref(o.getField());
+              if (!memref)
+                return o.emitOpError("exchanges the halo of a field the "
+                                     "lowering does not know");
+              lowerHaloExchange(o, memref);
+              return success();
+            })
             .Case([&](UnrealizedConversionCastOp o) {
               return lowerUnrealizedCast(o);
             })
@@ -702,7 +713,7 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
 bool isLowered(Operation *op) {
   if (op->getParentOfType<ApplyOp>() || op->getParentOfType<poly::ScopOp>())
     return false;
-  return isa<poly::ScopOp>(op) ||
+  return isa<poly::ScopOp, dmp::SwapOp>(op) ||
          isa_and_nonnull<StencilDialect>(op->getDialect());
 }
 

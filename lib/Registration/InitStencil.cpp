@@ -2,6 +2,7 @@
 
 #include "Stencil/InitStencil.h"
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Dmp/Dmp.h"
 #include "Stencil/IR/StencilDialect.h"
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Transforms/Passes.h"
@@ -21,6 +22,7 @@
 
 void mlir::registerStencilDialect(DialectRegistry &registry) {
   registry.insert<stencil::StencilDialect, stencil::poly::PolyDialect,
+                  dmp::DmpDialect,
                   arith::ArithDialect,
                   func::FuncDialect, memref::MemRefDialect, scf::SCFDialect,
                   gpu::GPUDialect, NVVM::NVVMDialect>();

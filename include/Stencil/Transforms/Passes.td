@@ -140,4 +140,54 @@ def StencilSharedLoadReuse : Pass<"stencil-shared-load-reuse"> {
   }];
 }
 
+def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
+  let summary = "Decompose a program over a grid of MPI ranks with halo "
+                "exchanges";
+  let description = [{
+    `--stencil-distribute="grid=2x2"` turns every function over fields into
+    the program one rank runs on its block of the domain (the box all the
+    function's stores write). The leading dimensions of the domain (as many
+    as `grid` has, 1 to 3) are cut into blocks, rank `r` at row-major grid
+    coordinates `c`; a dimension of `N` points over `P` ranks gives the first
+    `N mod P` ranks `N / P + 1` points and the others `N / P`. Every local
+    field spans its rank's block widened, in each decomposed dimension, by
+    `H`, the widest halo (field bounds beyond the domain) of any field of
+    the function on either side; the other dimensions keep the global
+    field's bounds. The local arrays hold the global values of those
+    windows (zeros outside the global field).
+
+    Each distinct block shape gets a private copy `@f_dmp_<sizes>` with the
+    local field types (the block keeps the domain's lower corner as its
+    origin). `@f` becomes the dispatcher: its fields have unknown bounds and
+    a last argument `!llvm.ptr` points to the `MPI_Comm` to use (null for
+    `MPI_COMM_WORLD`). It records the decomposition in the attributes
+    `dmp.grid`, `dmp.core` (the global domain), `dmp.halo` (`H`) and
+    `dmp.fields` (the global argument types).
+
+    A `dmp.swap` goes before every load of a field the function may write
+    (stored to, rotated with a stored field by a time loop, or used by an op
+    outside the stencil dialect); fields that are only read keep the halo
+    values the local arrays came with. Its exchanges follow from the bounds
+    shape inference gives the loaded temp: a face per side that the temp
+    extends beyond the block, an edge or corner only where some access
+    reaches diagonally (star stencils exchange no corners). A swap with
+    nothing to exchange is removed.
+
+    Errors (located): stores of different bounds in one function; `outs`
+    applies, `stencil.index`, combines along a decomposed dimension,
+    external loads and stores, lower-rank fields and calls with fields
+    (not supported yet); more ranks than points in a dimension; a halo
+    exchange wider than the smallest block; a malformed `grid`.
+  }];
+  let options = [
+    Option<"grid", "grid", "std::string", /*default=*/"\"\"",
+           "Ranks per decomposed dimension, as 2x2 (1 to 3 dimensions)">,
+  ];
+  let dependentDialects = ["::mlir::dmp::DmpDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // STENCIL_TRANSFORMS_PASSES_TD

@@ -1,0 +1,54 @@
+/*===- MpiRuntime.h - halo exchanges of distributed stencil programs -*- C -*-===
+ *
+ * libStencilMpi.so is called by the code `--stencil-distribute` and
+ * `--convert-stencil-to-loops` generate: the entry point of a distributed
+ * function calls stencil_mpi_enter with the caller's communicator, and every
+ * halo exchange posts its receives and sends, then waits for all of them.
+ * Messages are bytes (MPI_BYTE): the generated code needs no MPI type or
+ * handle of a particular MPI implementation. MPI must be initialized by the
+ * caller (MPI_Init, or importing mpi4py).
+ *
+ * The communicator and the counters are global to the process: one
+ * distributed function runs at a time (calls from several threads at once
+ * are not supported).
+ *
+ *===------------------------------------------------------------------------===*/
+
+#ifndef STENCIL_RUNTIME_MPIRUNTIME_H
+#define STENCIL_RUNTIME_MPIRUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Makes *comm (an MPI_Comm; null: MPI_COMM_WORLD) the communicator of the
+ * exchanges and returns this process's rank in it. Fails (message on
+ * stderr, then MPI_Abort, or abort() without MPI) when MPI is not
+ * initialized or the communicator's size is not `ranks`, the number of
+ * ranks the program was distributed over. */
+int64_t stencil_mpi_enter(const void *comm, int64_t ranks);
+
+/* This process's rank in the current communicator. */
+int64_t stencil_mpi_rank(void);
+
+/* Non-blocking receive / send of `bytes` bytes at `buffer` from / to rank
+ * `peer` (-1: no neighbour, nothing moves) with tag `tag`. */
+void stencil_mpi_irecv(int64_t buffer, int64_t bytes, int64_t peer, int64_t tag);
+void stencil_mpi_isend(int64_t buffer, int64_t bytes, int64_t peer, int64_t tag);
+
+/* Waits for every receive and send posted since the last call. */
+void stencil_mpi_waitall(void);
+
+/* Messages and bytes this process has sent since the last reset (messages
+ * to no neighbour do not count), and the number of exchanges (waitall
+ * calls). */
+void stencil_mpi_counters(int64_t *messages, int64_t *bytes, int64_t *exchanges);
+void stencil_mpi_reset_counters(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STENCIL_RUNTIME_MPIRUNTIME_H */

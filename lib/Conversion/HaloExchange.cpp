@@ -1,0 +1,182 @@
+//===- HaloExchange.cpp - dmp.swap to MPI runtime calls --------------------===//
+//
+// Upstream's `mpi` dialect lowers blocking sends and receives only (LLVM 22
+// has no lowering for mpi.isend/irecv/wait), cannot wrap a communicator
+// handed in by the caller, and has no MPI_PROC_NULL. A halo exchange needs
+// all three, so a swap becomes calls to the project's small MPI runtime:
+// stencil_mpi_rank, stencil_mpi_irecv/isend (bytes, peer rank or -1 for
+// none, tag) and stencil_mpi_waitall.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HaloExchange.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+
+namespace {
+
+/// Declares `@name(types) -> results` in the module unless it exists.
+void declare(ModuleOp module, StringRef name, TypeRange args,
+             TypeRange results) {
+  if (SymbolTable::lookupSymbolIn(module, name))
+    return;
+  OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
+  auto decl = func::FuncOp::create(b, module.getLoc(), name,
+                                   b.getFunctionType(args, results));
+  decl.setPrivate();
+}
+
+/// Number of a grid direction (entries -1, 0, 1): the same on both ranks of
+/// an exchange when taken of the sender's direction.
+int64_t directionTag(ArrayRef<int64_t> dir) {
+  int64_t tag = 0;
+  for (int64_t d : dir)
+    tag = tag * 3 + d + 1;
+  return tag;
+}
+
+/// Copies the box `size` at `srcAt` of `src` to `dstAt` of `dst` with a
+/// loop nest (a memref.copy of a strided view would need MLIR's C runner
+/// library).
+void copyBox(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> srcAt,
+             Value dst, ArrayRef<int64_t> dstAt, ArrayRef<int64_t> size) {
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t s : size) {
+    lbs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+    ubs.push_back(arith::ConstantIndexOp::create(b, loc, s));
+    steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+  }
+  scf::buildLoopNest(
+      b, loc, lbs, ubs, steps,
+      [&](OpBuilder &nb, Location l, ValueRange ivs) {
+        auto shifted = [&](ArrayRef<int64_t> at) {
+          SmallVector<Value> idx;
+          for (auto [iv, a] : llvm::zip(ivs, at))
+            idx.push_back(a ? Value(arith::AddIOp::create(
+                                  nb, l, iv,
+                                  arith::ConstantIndexOp::create(nb, l, a)))
+                            : iv);
+          return idx;
+        };
+        Value v = memref::LoadOp::create(nb, l, src, shifted(srcAt));
+        memref::StoreOp::create(nb, l, v, dst, shifted(dstAt));
+      });
+}
+
+} // namespace
+
+void mlir::stencil::lowerHaloExchange(dmp::SwapOp swap, Value memref) {
+  auto module = swap->getParentOfType<ModuleOp>();
+  OpBuilder b(swap);
+  Location loc = swap.getLoc();
+  Type i64 = b.getI64Type(), index = b.getIndexType();
+  declare(module, "stencil_mpi_rank", {}, {i64});
+  declare(module, "stencil_mpi_irecv", {i64, i64, i64, i64}, {});
+  declare(module, "stencil_mpi_isend", {i64, i64, i64, i64}, {});
+  declare(module, "stencil_mpi_waitall", {}, {});
+
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  auto i64c = [&](int64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, v);
+  };
+  ArrayRef<int64_t> topology = swap.getTopology().getShape();
+  unsigned k = topology.size();
+  Value rank = arith::IndexCastOp::create(
+      b, loc, index,
+      func::CallOp::create(b, loc, "stencil_mpi_rank", i64, ValueRange{})
+          .getResult(0));
+  SmallVector<int64_t> strides(k, 1);
+  for (int d = k - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * topology[d + 1];
+  SmallVector<Value> coords;
+  for (unsigned d = 0; d < k; ++d)
+    coords.push_back(arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, rank, idx(strides[d])),
+        idx(topology[d])));
+
+  auto memrefType = cast<MemRefType>(memref.getType());
+  Type element = memrefType.getElementType();
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  struct Posted {
+    dmp::ExchangeAttr exchange;
+    Value valid, sendBuffer, recvBuffer;
+  };
+  SmallVector<Posted> posted;
+  for (Attribute attr : swap.getSwaps()) {
+    auto exchange = cast<dmp::ExchangeAttr>(attr);
+    ArrayRef<int64_t> dir = exchange.getNeighbor();
+    // The neighbour's rank, or -1 at the edge of the grid.
+    Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+    Value peer = idx(0);
+    for (unsigned d = 0; d < k; ++d) {
+      Value c = coords[d];
+      if (dir[d] < 0)
+        valid = arith::AndIOp::create(
+            b, loc, valid,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, c,
+                                  idx(-dir[d])));
+      if (dir[d] > 0)
+        valid = arith::AndIOp::create(
+            b, loc, valid,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
+                                  idx(topology[d] - dir[d])));
+      Value n = dir[d] ? Value(arith::AddIOp::create(b, loc, c, idx(dir[d])))
+                       : c;
+      peer = arith::AddIOp::create(
+          b, loc, peer, arith::MulIOp::create(b, loc, n, idx(strides[d])));
+    }
+    Value peer64 = arith::SelectOp::create(
+        b, loc, valid, arith::IndexCastOp::create(b, loc, i64, peer),
+        i64c(-1));
+
+    auto bufferType = MemRefType::get(exchange.getSize(), element);
+    Value sendBuffer = memref::AllocOp::create(b, loc, bufferType);
+    Value recvBuffer = memref::AllocOp::create(b, loc, bufferType);
+    SmallVector<int64_t> source(exchange.getOffset());
+    for (auto [s, o] : llvm::zip(source, exchange.getSourceOffset()))
+      s += o;
+    auto pack = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
+    {
+      OpBuilder tb = pack.getThenBodyBuilder();
+      SmallVector<int64_t> origin(source.size(), 0);
+      copyBox(tb, loc, memref, source, sendBuffer, origin, exchange.getSize());
+    }
+    Value bytes = i64c(exchange.getNumElements() * elementBytes);
+    auto pointer = [&](Value buffer) -> Value {
+      return arith::IndexCastOp::create(
+          b, loc, i64,
+          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+    };
+    // What this rank receives from `dir` was sent in direction -dir.
+    SmallVector<int64_t> back = llvm::map_to_vector(
+        dir, [](int64_t d) { return -d; });
+    func::CallOp::create(b, loc, "stencil_mpi_irecv", TypeRange{},
+                         ValueRange{pointer(recvBuffer), bytes, peer64,
+                                    i64c(directionTag(back))});
+    func::CallOp::create(b, loc, "stencil_mpi_isend", TypeRange{},
+                         ValueRange{pointer(sendBuffer), bytes, peer64,
+                                    i64c(directionTag(dir))});
+    posted.push_back({exchange, valid, sendBuffer, recvBuffer});
+  }
+  func::CallOp::create(b, loc, "stencil_mpi_waitall", TypeRange{},
+                       ValueRange{});
+  for (Posted &p : posted) {
+    auto unpack = scf::IfOp::create(b, loc, p.valid, /*withElseRegion=*/false);
+    {
+      OpBuilder tb = unpack.getThenBodyBuilder();
+      SmallVector<int64_t> origin(p.exchange.getSize().size(), 0);
+      copyBox(tb, loc, p.recvBuffer, origin, memref, p.exchange.getOffset(),
+              p.exchange.getSize());
+    }
+    memref::DeallocOp::create(b, loc, p.sendBuffer);
+    memref::DeallocOp::create(b, loc, p.recvBuffer);
+  }
+}

@@ -1,0 +1,124 @@
+//===- MpiRuntime.cpp - halo exchanges of distributed stencil programs -----===//
+
+#include "Stencil/Runtime/MpiRuntime.h"
+
+// The C API only (not the C++ bindings some MPI headers pull in).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+MPI_Comm communicator = MPI_COMM_NULL;
+int64_t rank = 0;
+std::vector<MPI_Request> requests;
+int64_t messages = 0, bytesSent = 0, exchanges = 0;
+
+[[noreturn]] void fail(const char *message) {
+  std::fprintf(stderr, "stencil: %s\n", message);
+  std::fflush(stderr);
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized)
+    MPI_Abort(communicator == MPI_COMM_NULL ? MPI_COMM_WORLD : communicator,
+              1);
+  std::abort();
+}
+
+void check(int err, const char *what) {
+  if (err == MPI_SUCCESS)
+    return;
+  char text[MPI_MAX_ERROR_STRING + 128];
+  int length = 0;
+  char reason[MPI_MAX_ERROR_STRING];
+  MPI_Error_string(err, reason, &length);
+  std::snprintf(text, sizeof(text), "%s failed: %s", what, reason);
+  fail(text);
+}
+
+void post(int64_t buffer, int64_t bytes, int64_t peer, int64_t tag,
+          bool send) {
+  if (communicator == MPI_COMM_NULL)
+    fail("a halo exchange outside a distributed function "
+         "(stencil_mpi_enter was not called)");
+  if (peer < 0)
+    return;
+  requests.emplace_back();
+  void *data = reinterpret_cast<void *>(static_cast<intptr_t>(buffer));
+  if (send) {
+    check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE,
+                    static_cast<int>(peer), static_cast<int>(tag),
+                    communicator, &requests.back()),
+          "MPI_Isend");
+    ++messages;
+    bytesSent += bytes;
+  } else {
+    check(MPI_Irecv(data, static_cast<int>(bytes), MPI_BYTE,
+                    static_cast<int>(peer), static_cast<int>(tag),
+                    communicator, &requests.back()),
+          "MPI_Irecv");
+  }
+}
+
+} // namespace
+
+extern "C" int64_t stencil_mpi_enter(const void *comm, int64_t ranks) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized)
+    fail("a distributed program was called without MPI: call MPI_Init "
+         "first (from Python, import mpi4py's MPI)");
+  communicator = comm ? *static_cast<const MPI_Comm *>(comm) : MPI_COMM_WORLD;
+  int size = 0, me = 0;
+  check(MPI_Comm_size(communicator, &size), "MPI_Comm_size");
+  check(MPI_Comm_rank(communicator, &me), "MPI_Comm_rank");
+  if (size != ranks) {
+    char text[256];
+    std::snprintf(text, sizeof(text),
+                  "the program was distributed over %lld ranks "
+                  "(--stencil-distribute grid=...), but the communicator has "
+                  "%d",
+                  static_cast<long long>(ranks), size);
+    fail(text);
+  }
+  rank = me;
+  return rank;
+}
+
+extern "C" int64_t stencil_mpi_rank(void) { return rank; }
+
+extern "C" void stencil_mpi_irecv(int64_t buffer, int64_t bytes, int64_t peer,
+                                  int64_t tag) {
+  post(buffer, bytes, peer, tag, /*send=*/false);
+}
+
+extern "C" void stencil_mpi_isend(int64_t buffer, int64_t bytes, int64_t peer,
+                                  int64_t tag) {
+  post(buffer, bytes, peer, tag, /*send=*/true);
+}
+
+extern "C" void stencil_mpi_waitall(void) {
+  ++exchanges;
+  if (requests.empty())
+    return;
+  check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(),
+                    MPI_STATUSES_IGNORE),
+        "MPI_Waitall");
+  requests.clear();
+}
+
+extern "C" void stencil_mpi_counters(int64_t *m, int64_t *b, int64_t *e) {
+  *m = messages;
+  *b = bytesSent;
+  *e = exchanges;
+}
+
+extern "C" void stencil_mpi_reset_counters(void) {
+  messages = bytesSent = exchanges = 0;
+}

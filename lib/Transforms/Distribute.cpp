@@ -1,0 +1,590 @@
+//===- Distribute.cpp - a stencil program decomposed over MPI ranks --------===//
+//
+// --stencil-distribute="grid=PxQ" turns every function over global fields
+// into the program one rank of a P x Q process grid runs on its block:
+//
+// 1. The domain is the box every store of the function writes. Its leading
+//    dimensions are cut into balanced blocks (the first N mod P ranks of a
+//    dimension get one point more); every field keeps, around the rank's
+//    block, a halo as wide as the widest field halo of that dimension.
+// 2. Each distinct block shape gets a private copy of the function with
+//    static local field types (`@f_dmp_<shape>`); the function itself becomes
+//    a dispatcher over fields of unknown bounds and a communicator that calls
+//    the copy of its rank's shape.
+// 3. A `dmp.swap` goes before every load of a field the function writes. Its
+//    exchanges follow from the loaded temp's bounds (shape inference): a
+//    face per side that reads outside the block, an edge or corner where an
+//    access reaches diagonally. Both partners of an exchange move boxes of
+//    the same size, the wider of the two sides' halos.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stencil/Transforms/Passes.h"
+
+#include "Stencil/Dmp/Dmp.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace mlir::stencil {
+#define GEN_PASS_DEF_STENCILDISTRIBUTE
+#include "Stencil/Transforms/Passes.h.inc"
+} // namespace mlir::stencil
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+/// The blocks of one dimension: `n` points over `ranks` ranks.
+struct BlockSplit {
+  int64_t base, remainder;
+  /// The distinct block sizes, larger first.
+  SmallVector<int64_t> sizes() const {
+    if (remainder)
+      return {base + 1, base};
+    return {base};
+  }
+};
+
+/// The function's domain: the bounds all its stores share.
+FailureOr<BoundsAttr> storeDomain(func::FuncOp func) {
+  StoreOp first;
+  BoundsAttr domain;
+  WalkResult walk = func.walk([&](Operation *op) {
+    if (auto apply = dyn_cast<ApplyOp>(op); apply && !apply.getDest().empty()) {
+      apply.emitOpError("writes fields directly (`outs`), which "
+                        "--stencil-distribute does not support yet");
+      return WalkResult::interrupt();
+    }
+    auto store = dyn_cast<StoreOp>(op);
+    if (!store)
+      return WalkResult::advance();
+    if (!first) {
+      first = store;
+      domain = store.getBounds();
+      return WalkResult::advance();
+    }
+    if (store.getBounds() == domain)
+      return WalkResult::advance();
+    store.emitOpError("writes other bounds than an earlier store: "
+                      "--stencil-distribute needs every store of a function "
+                      "to write the same box")
+            .attachNote(first.getLoc())
+        << "the earlier store";
+    return WalkResult::interrupt();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (!first)
+    return func.emitOpError("stores nothing: there is nothing to distribute");
+  return domain;
+}
+
+/// Ops whose meaning depends on where the block lies in the global grid.
+LogicalResult checkSupported(func::FuncOp func, BoundsAttr domain,
+                             unsigned gridRank) {
+  WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
+    if (isa<IndexOp>(op))
+      return op->emitOpError("reads the global grid position, which "
+                             "--stencil-distribute does not support yet");
+    if (auto combine = dyn_cast<CombineOp>(op);
+        combine && combine.getDim().getZExtValue() < gridRank)
+      return op->emitOpError("splits a decomposed dimension at a global "
+                             "index, which --stencil-distribute does not "
+                             "support yet");
+    if (isa<ExternalLoadOp, ExternalStoreOp>(op))
+      return op->emitOpError("copies between a field and global memory, "
+                             "which --stencil-distribute does not support");
+    if (auto call = dyn_cast<CallOpInterface>(op))
+      if (llvm::any_of(op->getOperandTypes(), llvm::IsaPred<FieldType>))
+        return op->emitOpError("passes a field to another function, which "
+                               "--stencil-distribute does not support");
+    for (Type t : op->getResultTypes())
+      if (auto field = dyn_cast<FieldType>(t);
+          field && field.getRank() != domain.getRank())
+        return op->emitOpError("makes a field of rank ")
+               << field.getRank() << " in a program over a "
+               << domain.getRank()
+               << "-dimensional domain: --stencil-distribute does not "
+                  "support lower-rank fields yet";
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
+    if (auto field = dyn_cast<FieldType>(t);
+        field && field.getRank() != domain.getRank())
+      return func.emitOpError("argument ")
+             << i << " is a field of rank " << field.getRank()
+             << " in a program over a " << domain.getRank()
+             << "-dimensional domain: --stencil-distribute does not support "
+                "lower-rank fields yet";
+  if (func.getNumResults())
+    return func.emitOpError("returns values: --stencil-distribute needs a "
+                            "function that updates its fields in place");
+  return success();
+}
+
+/// The root a field value stands for: a function argument (through casts),
+/// or the value itself.
+Value rootOf(Value field) {
+  while (auto cast = field.getDefiningOp<CastOp>())
+    field = cast.getField();
+  return field;
+}
+
+/// The fields a function may write: roots of stores and of the buffers of
+/// time loops that rotate a written field, and fields that leave the
+/// stencil dialect (a frontend's cast to a memref may write them).
+DenseSet<Value> writtenFields(func::FuncOp func) {
+  DenseSet<Value> written;
+  std::function<void(Value)> mark = [&](Value field) {
+    field = rootOf(field);
+    if (!written.insert(field).second)
+      return;
+    auto arg = dyn_cast<BlockArgument>(field);
+    auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                    : scf::ForOp();
+    if (!loop)
+      return;
+    // The buffers of a time loop rotate: any of them may be written.
+    for (auto [init, iterArg] :
+         llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs()))
+      if (isa<FieldType>(iterArg.getType())) {
+        mark(init);
+        mark(iterArg);
+      }
+  };
+  func.walk([&](Operation *op) {
+    if (auto store = dyn_cast<StoreOp>(op))
+      mark(store.getField());
+    else if (!isa_and_nonnull<StencilDialect>(op->getDialect()) &&
+             !isa<scf::ForOp, scf::YieldOp>(op))
+      for (Value operand : op->getOperands())
+        if (isa<FieldType>(operand.getType()))
+          mark(operand);
+  });
+  return written;
+}
+
+/// Whether a load reads values this rank may not have: a field written in
+/// the function, or one that is not simply an argument.
+bool needsExchange(LoadOp load, const DenseSet<Value> &written,
+                   func::FuncOp func) {
+  Value root = rootOf(load.getField());
+  auto arg = dyn_cast<BlockArgument>(root);
+  bool isArgument = arg && arg.getOwner() == &func.getBody().front();
+  return !isArgument || written.contains(root);
+}
+
+/// Whether some access to the loaded temp reaches diagonally into the
+/// neighbour at grid offset `dir` (a sign per decomposed dimension).
+bool readsTowards(LoadOp load, ArrayRef<int64_t> dir) {
+  for (OpOperand &use : load.getRes().getUses()) {
+    auto apply = dyn_cast<ApplyOp>(use.getOwner());
+    if (!apply)
+      continue; // a store or buffer of the loaded values reads no neighbour
+    // Chained applies compose offsets: assume every direction.
+    for (Value res : apply.getRes())
+      for (Operation *user : res.getUsers())
+        if (isa<ApplyOp>(user))
+          return true;
+    BlockArgument arg = apply.getBodyArg(use.getOperandNumber());
+    bool reaches = false;
+    apply.getBody()->walk([&](Operation *op) {
+      if (isa<DynAccessOp>(op) && op->getOperand(0) == arg)
+        reaches = true;
+      auto access = dyn_cast<AccessOp>(op);
+      if (!access || access.getTemp() != arg)
+        return;
+      SmallVector<int64_t> offset = access.getApplyOffset(apply.getRank());
+      bool all = true;
+      for (auto [d, sign] : llvm::enumerate(dir))
+        if (sign && (offset[d] == 0 || (offset[d] > 0) != (sign > 0)))
+          all = false;
+      reaches |= all;
+    });
+    if (reaches)
+      return true;
+  }
+  return false;
+}
+
+struct StencilDistributePass
+    : stencil::impl::StencilDistributeBase<StencilDistributePass> {
+  using Base::Base;
+
+  void runOnOperation() override;
+
+private:
+  LogicalResult parseGrid();
+  LogicalResult distribute(func::FuncOp func);
+  /// A swap whose exchanges are known once the loaded temp has bounds: its
+  /// load, the block of its variant and the smallest block of any rank (no
+  /// exchange may be wider).
+  struct PendingSwap {
+    dmp::SwapOp swap;
+    LoadOp load;
+    SmallVector<int64_t> coreLb, coreUb, minBlock;
+  };
+  LogicalResult computeExchanges(const PendingSwap &p);
+
+  SmallVector<int64_t> topology;
+  SmallVector<PendingSwap> pending;
+};
+
+LogicalResult StencilDistributePass::parseGrid() {
+  topology.clear();
+  StringRef rest = grid;
+  if (rest.empty())
+    return emitError(UnknownLoc::get(&getContext()))
+           << "--stencil-distribute needs grid=PxQ (ranks per dimension)";
+  while (!rest.empty()) {
+    auto [head, tail] = rest.split(rest.contains('x') ? 'x' : ',');
+    int64_t n;
+    if (head.trim().getAsInteger(10, n) || n < 1)
+      return emitError(UnknownLoc::get(&getContext()))
+             << "--stencil-distribute: grid=" << grid
+             << " is not a list of positive rank counts such as 2x2";
+    topology.push_back(n);
+    rest = tail;
+  }
+  if (topology.size() > 3)
+    return emitError(UnknownLoc::get(&getContext()))
+           << "--stencil-distribute: grid=" << grid
+           << " has more than 3 dimensions";
+  return success();
+}
+
+LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
+  FailureOr<BoundsAttr> domainOr = storeDomain(func);
+  if (failed(domainOr))
+    return failure();
+  BoundsAttr domain = *domainOr;
+  unsigned k = topology.size();
+  if (k > domain.getRank())
+    return func.emitOpError("is over a ")
+           << domain.getRank() << "-dimensional domain: grid=" << grid
+           << " decomposes " << k << " dimensions";
+  if (failed(checkSupported(func, domain, k)))
+    return failure();
+
+  // Halo widths (the widest field side per decomposed dimension) and
+  // blocks.
+  SmallVector<int64_t> halo(k, 0);
+  auto widen = [&](Type t) {
+    auto field = dyn_cast<FieldType>(t);
+    if (!field || !field.hasBounds())
+      return;
+    for (unsigned d = 0; d < k; ++d)
+      halo[d] = std::max({halo[d], domain.getLb()[d] - field.getLb()[d],
+                          field.getUb()[d] - domain.getUb()[d]});
+  };
+  for (Type t : func.getArgumentTypes())
+    widen(t);
+  func.walk([&](CastOp cast) { widen(cast.getType()); });
+  SmallVector<BlockSplit> splits;
+  for (unsigned d = 0; d < k; ++d) {
+    int64_t n = domain.getUb()[d] - domain.getLb()[d];
+    if (topology[d] > n)
+      return func.emitOpError("cannot give ")
+             << topology[d] << " ranks a block each of the " << n
+             << " points of dimension " << d;
+    splits.push_back({n / topology[d], n % topology[d]});
+  }
+  SmallVector<int64_t> minBlock;
+  for (const BlockSplit &s : splits)
+    minBlock.push_back(s.base);
+
+  MLIRContext *ctx = &getContext();
+  auto localBounds = [&](ArrayRef<int64_t> sizes, ArrayRef<int64_t> lb,
+                         ArrayRef<int64_t> ub) {
+    SmallVector<int64_t> l(lb), u(ub);
+    for (unsigned d = 0; d < k; ++d) {
+      l[d] = domain.getLb()[d] - halo[d];
+      u[d] = domain.getLb()[d] + sizes[d] + halo[d];
+    }
+    return std::make_pair(l, u);
+  };
+
+  // The variants: every combination of the block sizes of the dimensions,
+  // numbered with the first dimension's choice slowest.
+  SmallVector<SmallVector<int64_t>> variants{{}};
+  for (const BlockSplit &s : splits) {
+    SmallVector<SmallVector<int64_t>> next;
+    for (const auto &prefix : variants)
+      for (int64_t size : s.sizes()) {
+        next.push_back(prefix);
+        next.back().push_back(size);
+      }
+    variants = std::move(next);
+  }
+
+  auto module = func->getParentOfType<ModuleOp>();
+  SymbolTable symbols(module);
+  OpBuilder moduleBuilder(func);
+  auto topo = dmp::TopoAttr::get(ctx, topology);
+  Attribute strategy = dmp::getGridSliceStrategy(topo, false);
+  SmallVector<func::FuncOp> copies;
+  for (const auto &sizes : variants) {
+    auto copy = cast<func::FuncOp>(moduleBuilder.clone(*func));
+    std::string name = (func.getSymName() + "_dmp").str();
+    for (auto [d, s] : llvm::enumerate(sizes))
+      name += (d ? "x" : "_") + std::to_string(s);
+    copy.setSymName(name);
+    copy.setPrivate();
+    copy->removeAttr("llvm.emit_c_interface");
+    symbols.insert(copy);
+
+    SmallVector<int64_t> coreUb(domain.getUb());
+    for (unsigned d = 0; d < k; ++d)
+      coreUb[d] = domain.getLb()[d] + sizes[d];
+    auto localDomain = BoundsAttr::get(ctx, domain.getLb(), coreUb);
+    AttrTypeReplacer replacer;
+    replacer.addReplacement([&](FieldType t) -> std::optional<Type> {
+      if (!t.hasBounds())
+        return std::nullopt;
+      auto [l, u] = localBounds(sizes, t.getLb(), t.getUb());
+      return t.withBounds(l, u);
+    });
+    replacer.addReplacement([&](TempType t) -> std::optional<Type> {
+      return TempType::get(t.getRank(), t.getElementType());
+    });
+    replacer.addReplacement([&](BoundsAttr b) -> std::optional<Attribute> {
+      if (b == domain)
+        return localDomain;
+      return std::nullopt;
+    });
+    replacer.recursivelyReplaceElementsIn(copy, /*replaceAttrs=*/true,
+                                          /*replaceLocs=*/false,
+                                          /*replaceTypes=*/true);
+    // Apply bounds other than the domain's would read or write elsewhere.
+    WalkResult bad = copy.walk([&](ApplyOp apply) {
+      if (apply.getBoundsAttr() && apply.getBoundsAttr() != localDomain) {
+        func.emitOpError("has an apply with bounds other than its stores', "
+                         "which --stencil-distribute does not support");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (bad.wasInterrupted()) {
+      copy.erase();
+      for (func::FuncOp c : copies)
+        c.erase();
+      return failure();
+    }
+
+    DenseSet<Value> written = writtenFields(copy);
+    copy.walk([&](LoadOp load) {
+      if (!needsExchange(load, written, copy))
+        return;
+      OpBuilder b(load);
+      auto swap = dmp::SwapOp::create(b, load.getLoc(), load.getField(),
+                                      strategy, b.getArrayAttr({}));
+      pending.push_back({swap, load, SmallVector<int64_t>(domain.getLb()),
+                         coreUb, minBlock});
+    });
+    copies.push_back(copy);
+  }
+
+  // The dispatcher: fields of unknown bounds and a communicator.
+  OpBuilder b(ctx);
+  Location loc = func.getLoc();
+  SmallVector<Type> argTypes;
+  for (Type t : func.getArgumentTypes()) {
+    auto field = dyn_cast<FieldType>(t);
+    argTypes.push_back(field ? FieldType::get(field.getRank(),
+                                              field.getElementType())
+                             : t);
+  }
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  argTypes.push_back(ptrType);
+  SmallVector<Attribute> globalTypes;
+  for (Type t : func.getArgumentTypes())
+    globalTypes.push_back(TypeAttr::get(t));
+  func.getBody().dropAllReferences();
+  func.getBody().getBlocks().clear();
+  func.setType(FunctionType::get(ctx, argTypes, {}));
+  Block *entry = b.createBlock(&func.getBody());
+  for (Type t : argTypes)
+    entry->addArgument(t, loc);
+  if (ArrayAttr argAttrs = func.getAllArgAttrs()) {
+    SmallVector<Attribute> attrs(argAttrs.begin(), argAttrs.end());
+    attrs.push_back(DictionaryAttr::get(ctx));
+    func.setAllArgAttrs(attrs);
+  }
+  func->setAttr("dmp.grid", b.getDenseI64ArrayAttr(topology));
+  func->setAttr("dmp.core", domain);
+  func->setAttr("dmp.halo", b.getDenseI64ArrayAttr(halo));
+  func->setAttr("dmp.fields", b.getArrayAttr(globalTypes));
+
+  if (!symbols.lookup("stencil_mpi_enter")) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    auto decl = func::FuncOp::create(
+        b, loc, "stencil_mpi_enter",
+        b.getFunctionType({ptrType, b.getI64Type()}, {b.getI64Type()}));
+    decl.setPrivate();
+  }
+  b.setInsertionPointToStart(entry);
+  auto idx = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value ranks = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
+                                             topo.getNumRanks());
+  Value rank64 = func::CallOp::create(b, loc, "stencil_mpi_enter",
+                                      b.getI64Type(),
+                                      ValueRange{entry->getArguments().back(),
+                                                 ranks})
+                     .getResult(0);
+  Value rank = arith::IndexCastOp::create(b, loc, b.getIndexType(), rank64);
+  // Row-major coordinates; the variant of the block sizes they give.
+  Value variant = idx(0);
+  int64_t stride = topo.getNumRanks(), variantStride = variants.size();
+  for (unsigned d = 0; d < k; ++d) {
+    stride /= topology[d];
+    variantStride /= splits[d].sizes().size();
+    Value coord = arith::RemUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, rank, idx(stride)),
+        idx(topology[d]));
+    if (!splits[d].remainder)
+      continue;
+    Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                        coord, idx(splits[d].remainder));
+    Value choice = arith::SelectOp::create(b, loc, small, idx(variantStride),
+                                           idx(0));
+    variant = arith::AddIOp::create(b, loc, variant, choice);
+  }
+  SmallVector<int64_t> cases = llvm::to_vector(
+      llvm::seq<int64_t>(0, static_cast<int64_t>(copies.size())));
+  auto sw = scf::IndexSwitchOp::create(b, loc, TypeRange{}, variant, cases,
+                                       cases.size());
+  for (auto [i, copy] : llvm::enumerate(copies)) {
+    Block &caseBlock = sw.getCaseRegions()[i].emplaceBlock();
+    OpBuilder cb = OpBuilder::atBlockBegin(&caseBlock);
+    SmallVector<Value> operands;
+    for (auto [arg, t] : llvm::zip(entry->getArguments().drop_back(),
+                                   copy.getArgumentTypes())) {
+      if (arg.getType() != t)
+        operands.push_back(CastOp::create(cb, loc, t, arg));
+      else
+        operands.push_back(arg);
+    }
+    func::CallOp::create(cb, loc, copy, operands);
+    scf::YieldOp::create(cb, loc);
+  }
+  Block &defaultBlock = sw.getDefaultRegion().emplaceBlock();
+  OpBuilder::atBlockBegin(&defaultBlock).create<scf::YieldOp>(loc);
+  func::ReturnOp::create(b, loc);
+  return success();
+}
+
+LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
+  dmp::SwapOp swap = p.swap;
+  LoadOp load = p.load;
+  ArrayRef<int64_t> coreLb = p.coreLb, coreUb = p.coreUb, minBlock = p.minBlock;
+  auto temp = cast<TempType>(load.getRes().getType());
+  auto field = cast<FieldType>(load.getField().getType());
+  unsigned k = topology.size(), rank = field.getRank();
+  if (!temp.hasBounds() || !field.hasBounds())
+    return load.emitOpError("needs known bounds to exchange its halo");
+  SmallVector<int64_t> width(k);
+  for (unsigned d = 0; d < k; ++d)
+    width[d] = std::max({int64_t(0), coreLb[d] - temp.getLb()[d],
+                         temp.getUb()[d] - coreUb[d]});
+  for (unsigned d = 0; d < k; ++d)
+    if (width[d] > minBlock[d])
+      return load.emitOpError("reads ")
+             << width[d] << " points beyond its block in dimension " << d
+             << ", but grid=" << grid << " gives some ranks blocks of only "
+             << minBlock[d] << " points there (use fewer ranks)";
+
+  SmallVector<Attribute> exchanges;
+  bool diagonals = false;
+  // Every direction with a non-zero entry, first dimension slowest.
+  int64_t directions = 1;
+  for (unsigned d = 0; d < k; ++d)
+    directions *= 3;
+  for (int64_t code = 0; code < directions; ++code) {
+    SmallVector<int64_t> dir(k);
+    int64_t c = code, nonzero = 0;
+    for (int d = k - 1; d >= 0; --d) {
+      dir[d] = c % 3 - 1;
+      c /= 3;
+      nonzero += dir[d] != 0;
+    }
+    if (!nonzero ||
+        llvm::any_of(llvm::seq(0u, k),
+                     [&](unsigned d) { return dir[d] && !width[d]; }))
+      continue;
+    if (nonzero > 1) {
+      if (!readsTowards(load, dir))
+        continue;
+      diagonals = true;
+    }
+    SmallVector<int64_t> at(rank), size(rank), source(rank), to(rank, 0);
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t lo, hi, src;
+      if (d >= k) { // not decomposed: what the temp covers
+        lo = temp.getLb()[d];
+        hi = temp.getUb()[d];
+        src = lo;
+      } else if (dir[d] < 0) {
+        lo = coreLb[d] - width[d];
+        hi = coreLb[d];
+        src = coreLb[d];
+      } else if (dir[d] > 0) {
+        lo = coreUb[d];
+        hi = coreUb[d] + width[d];
+        src = coreUb[d] - width[d];
+      } else {
+        lo = coreLb[d];
+        hi = coreUb[d];
+        src = lo;
+      }
+      at[d] = lo - field.getLb()[d];
+      size[d] = hi - lo;
+      source[d] = src - lo;
+      if (d < k)
+        to[d] = dir[d];
+    }
+    exchanges.push_back(
+        dmp::ExchangeAttr::get(&getContext(), at, size, source, to));
+  }
+  if (exchanges.empty()) {
+    swap.erase();
+    return success();
+  }
+  OpBuilder b(swap);
+  swap.setStrategyAttr(dmp::getGridSliceStrategy(swap.getTopology(), diagonals));
+  swap.setSwapsAttr(b.getArrayAttr(exchanges));
+  return success();
+}
+
+void StencilDistributePass::runOnOperation() {
+  ModuleOp module = getOperation();
+  if (failed(parseGrid()))
+    return signalPassFailure();
+  SmallVector<func::FuncOp> funcs;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() &&
+        llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<FieldType>))
+      funcs.push_back(func);
+  for (func::FuncOp func : funcs)
+    if (failed(distribute(func)))
+      return signalPassFailure();
+  // The exchanges follow from the bounds of the loaded temps.
+  if (failed(inferShapes(module)))
+    return signalPassFailure();
+  for (PendingSwap &p : pending)
+    if (failed(computeExchanges(p)))
+      return signalPassFailure();
+  pending.clear();
+}
+
+} // namespace
