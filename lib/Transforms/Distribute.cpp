@@ -404,9 +404,20 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   }
   auto ptrType = LLVM::LLVMPointerType::get(ctx);
   argTypes.push_back(ptrType);
-  SmallVector<Attribute> globalTypes;
-  for (Type t : func.getArgumentTypes())
-    globalTypes.push_back(TypeAttr::get(t));
+  // The global layout, in builtin attributes (they stay on the function
+  // down to LLVM): per argument `array<lb..., ub...>` of a field, `unit`
+  // for anything else.
+  SmallVector<Attribute> globalFields;
+  for (Type t : func.getArgumentTypes()) {
+    auto field = dyn_cast<FieldType>(t);
+    if (!field || !field.hasBounds()) {
+      globalFields.push_back(UnitAttr::get(ctx));
+      continue;
+    }
+    SmallVector<int64_t> box(field.getLb());
+    llvm::append_range(box, field.getUb());
+    globalFields.push_back(b.getDenseI64ArrayAttr(box));
+  }
   func.getBody().dropAllReferences();
   func.getBody().getBlocks().clear();
   func.setType(FunctionType::get(ctx, argTypes, {}));
@@ -419,9 +430,10 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     func.setAllArgAttrs(attrs);
   }
   func->setAttr("dmp.grid", b.getDenseI64ArrayAttr(topology));
-  func->setAttr("dmp.core", domain);
+  func->setAttr("dmp.core_lb", b.getDenseI64ArrayAttr(domain.getLb()));
+  func->setAttr("dmp.core_ub", b.getDenseI64ArrayAttr(domain.getUb()));
   func->setAttr("dmp.halo", b.getDenseI64ArrayAttr(halo));
-  func->setAttr("dmp.fields", b.getArrayAttr(globalTypes));
+  func->setAttr("dmp.fields", b.getArrayAttr(globalFields));
 
   if (!symbols.lookup("stencil_mpi_enter")) {
     OpBuilder::InsertionGuard guard(b);

@@ -126,6 +126,15 @@ def find_emulation_runtime():
                          "build the project (scripts/build.sh)")
 
 
+def find_mpi_runtime():
+    """libStencilMpi.so, the halo exchanges of distributed programs (see
+    _find_runtime; $STENCIL_MPI_RUNTIME)."""
+    return _find_runtime("libStencilMpi.so", "STENCIL_MPI_RUNTIME",
+                         "install MPI (Debian: libopenmpi-dev) and build the project "
+                         "(scripts/build.sh builds lib/Runtime/MpiRuntime.cpp when CMake "
+                         "finds MPI)")
+
+
 # Options of the emulation that instrument or reorder the kernels (keyword
 # arguments of compile_file and the rest, pipeline options of
 # --stencil-cpu-pipeline).
@@ -169,6 +178,10 @@ class Signature:
     name: str
     args: list = field(default_factory=list)
     returns: bool = False  # the function returns values (not callable from Python)
+    # A function distributed by --stencil-distribute: its blocks and halos
+    # (stencil.distributed.Decomposition); its last argument is the
+    # communicator.
+    decomposition: object = None
 
 
 _FUNC_RE = re.compile(r"func\.func\s+@([\w$.]+)\((.*?)\)\s*(->|attributes|\{)", re.S)
@@ -176,8 +189,10 @@ _FUNC_RE = re.compile(r"func\.func\s+@([\w$.]+)\((.*?)\)\s*(->|attributes|\{)", 
 
 def _parse_signatures(lowered_text):
     """Signatures of the functions of a module after convert-stencil-to-loops."""
+    from .distributed import Decomposition
     sigs = {}
-    for name, args, after in _FUNC_RE.findall(lowered_text):
+    for match in _FUNC_RE.finditer(lowered_text):
+        name, args, after = match.groups()
         sig = Signature(name, returns=after == "->")
         for arg in filter(None, (a.strip() for a in args.split(","))):
             ty = arg.split(":", 1)[1].strip().split(" ")[0] if ":" in arg else arg
@@ -188,6 +203,9 @@ def _parse_signatures(lowered_text):
                                           m.group(2)))
             else:
                 sig.args.append(ScalarArg(ty))
+        sig.decomposition = Decomposition.parse(
+            lowered_text[match.start():],
+            {i: a.dtype for i, a in enumerate(sig.args) if isinstance(a, MemRefArg)})
         sigs[name] = sig
     return sigs
 
@@ -249,7 +267,8 @@ def _check_target(target, emulate_gpu, openmp, gpu_options):
 
 
 def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_sources=(),
-                 cpu=None, target="cpu", emulate_gpu=False, gpu_options="", **checks):
+                 cpu=None, target="cpu", emulate_gpu=False, gpu_options="", distribute=None,
+                 **checks):
     """Compile the stencil program in `path` to a shared library.
 
     Returns a CompiledModule with the library path and the lowered signature
@@ -271,8 +290,14 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     the memory traffic of each kernel (StencilLibrary.profile(), see
     stencil.profile); the first and the last link libStencilEmulation.so
     and run the blocks one after the other.
+
+    `distribute="2x2"` decomposes the program over that grid of MPI ranks
+    (--stencil-distribute, before `extra_passes`); the library links
+    libStencilMpi.so and is called through stencil.distributed.
     """
     _check_target(target, emulate_gpu, openmp, gpu_options)
+    if distribute:
+        extra_passes = (f"stencil-distribute=grid={distribute}", *extra_passes)
     _emulation_checks(emulate_gpu, checks)
     if target == "cpu" and not emulate_gpu:
         return compile_loops(lower_file(path, extra_passes), Path(path).stem, openmp=openmp,
@@ -373,6 +398,7 @@ def compile_llvm_dialect(llvm_dialect, stem, signatures, target="cpu", openmp=Fa
     check_cpu(cpu)
     runtime = find_cuda_runtime() if target == "cuda" else None
     emulation = find_emulation_runtime() if emulation_runtime else None
+    mpi = find_mpi_runtime() if "@stencil_mpi_enter" in llvm_dialect else None
     workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
     workdir.mkdir(parents=True, exist_ok=True)
     llvm_ir = _run([str(LLVM_BIN / "mlir-translate"), "--mlir-to-llvmir"], stdin=llvm_dialect)
@@ -390,6 +416,8 @@ def compile_llvm_dialect(llvm_dialect, stem, signatures, target="cpu", openmp=Fa
         link += [runtime, f"-Wl,-rpath,{os.path.dirname(runtime)}"]
     if emulation:
         link += [emulation, f"-Wl,-rpath,{os.path.dirname(emulation)}"]
+    if mpi:
+        link += [mpi, f"-Wl,-rpath,{os.path.dirname(mpi)}"]
     _run(link)
     return CompiledModule(str(lib), signatures, openmp, target=target, emulate_gpu=emulate_gpu,
                           runtime=runtime, emulation_runtime=emulation)

@@ -472,6 +472,8 @@ class StencilLibrary:
 def _scalar_arg(name, i, arg, spec):
     if spec.dtype == "!llvm.ptr" and isinstance(arg, np.ndarray):
         return ctypes.c_void_p(arg.ctypes.data)
+    if spec.dtype == "!llvm.ptr" and isinstance(arg, ctypes.c_void_p):
+        return arg
     if spec.dtype in _CTYPES_SCALARS:
         return _CTYPES_SCALARS[spec.dtype](arg)
     raise TypeError(f"argument {i} of @{name}: unsupported type {spec.dtype}")

@@ -161,8 +161,9 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     origin). `@f` becomes the dispatcher: its fields have unknown bounds and
     a last argument `!llvm.ptr` points to the `MPI_Comm` to use (null for
     `MPI_COMM_WORLD`). It records the decomposition in the attributes
-    `dmp.grid`, `dmp.core` (the global domain), `dmp.halo` (`H`) and
-    `dmp.fields` (the global argument types).
+    `dmp.grid`, `dmp.core_lb`/`dmp.core_ub` (the global domain), `dmp.halo`
+    (`H`) and `dmp.fields` (per argument, `array<i64: lb..., ub...>` of the
+    global field, `unit` for other arguments).
 
     A `dmp.swap` goes before every load of a field the function may write
     (stored to, rotated with a stored field by a time loop, or used by an op

@@ -1,0 +1,256 @@
+"""Stencil programs decomposed over MPI ranks (`--stencil-distribute`).
+
+A distributed function @f takes, on every rank, that rank's local fields and
+a pointer to the MPI communicator (null: MPI_COMM_WORLD). `Decomposition`
+(the `dmp.*` attributes the pass records on @f) says which block of the
+global grid each rank computes and which window of each global field its
+local array holds; `scatter` and `gather` move global numpy arrays to the
+ranks and back with mpi4py, and `call` does all three around one call:
+
+    from mpi4py import MPI
+    from stencil import compile_file, StencilLibrary, distributed
+    lib = StencilLibrary(compile_file("heat2d.mlir", distribute="2x2"))
+    distributed.call(lib, "heat2d", u0, u1)   # global arrays, on rank 0
+
+Run it with `mpirun -np 4 python3 script.py`, or `python3 -m stencil run
+FILE --mpi 4`. The decomposition (docs/distributed.md): dimension d of the
+domain (the box the stores write), of N points over P ranks, gives the first
+N mod P ranks N // P + 1 points and the others N // P; rank r sits at
+row-major grid coordinates; every local field is the rank's block widened by
+`halo[d]` on both sides in each decomposed dimension (the global field's
+bounds in the others), zeros where that leaves the global field.
+"""
+
+import ctypes
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+_ATTRS_RE = re.compile(r"func\.func\s+@[\w$.]+\(([^{]*?)\)\s*attributes\s*\{([^{}]*)\}", re.S)
+_ARRAY_RE = r"array<i64(?::\s*([-\d,\s]*))?>"
+
+
+def _ints(text):
+    return tuple(int(v) for v in re.findall(r"-?\d+", text or ""))
+
+
+@dataclass
+class FieldLayout:
+    """A field argument of the global program: bounds (exclusive upper) and
+    element type."""
+    lb: tuple
+    ub: tuple
+    dtype: str
+
+
+@dataclass
+class Decomposition:
+    grid: tuple      # ranks per decomposed dimension
+    core_lb: tuple   # the global domain, the box the stores write
+    core_ub: tuple
+    halo: tuple      # local halo width per decomposed dimension
+    fields: list     # per argument: FieldLayout, or None (not a field)
+
+    @classmethod
+    def parse(cls, text, arg_dtypes=None):
+        """The decomposition in the attributes of the function that `text`
+        starts with (None when it is not distributed); `arg_dtypes`: the
+        element type of each argument."""
+        m = _ATTRS_RE.match(text)
+        if not m or "dmp.grid" not in m.group(2):
+            return None
+        attrs = m.group(2)
+
+        def array(name):
+            return _ints(re.search(name + r" = " + _ARRAY_RE, attrs).group(1))
+
+        listed = re.search(r"dmp\.fields = \[(.*?)\]", attrs, re.S).group(1)
+        fields = []
+        for i, item in enumerate(re.findall(r"array<i64(?::[-\d,\s]*)?>|unit", listed)):
+            if item == "unit":
+                fields.append(None)
+                continue
+            box = _ints(item.partition(":")[2])
+            n = len(box) // 2
+            fields.append(FieldLayout(box[:n], box[n:], (arg_dtypes or {}).get(i)))
+        return cls(array(r"dmp\.grid"), array(r"dmp\.core_lb"), array(r"dmp\.core_ub"),
+                   array(r"dmp\.halo"), fields)
+
+    @property
+    def ranks(self):
+        return int(np.prod(self.grid))
+
+    def coords(self, rank):
+        """Grid coordinates of `rank` (row-major, the last dimension fastest)."""
+        coords = []
+        for p in reversed(self.grid):
+            coords.append(rank % p)
+            rank //= p
+        return tuple(reversed(coords))
+
+    def block(self, rank):
+        """The [lo, hi) range of the domain `rank` computes, per decomposed
+        dimension."""
+        ranges = []
+        for d, (p, c) in enumerate(zip(self.grid, self.coords(rank))):
+            n = self.core_ub[d] - self.core_lb[d]
+            base, rem = divmod(n, p)
+            lo = self.core_lb[d] + c * base + min(c, rem)
+            ranges.append((lo, lo + base + (c < rem)))
+        return ranges
+
+    def window(self, rank, arg):
+        """Global bounds [lb, ub) of the local array of field argument `arg`."""
+        f = self.fields[arg]
+        lb, ub = list(f.lb), list(f.ub)
+        for d, (lo, hi) in enumerate(self.block(rank)):
+            lb[d], ub[d] = lo - self.halo[d], hi + self.halo[d]
+        return lb, ub
+
+    def local_shape(self, rank, arg):
+        lb, ub = self.window(rank, arg)
+        return tuple(u - l for l, u in zip(lb, ub))
+
+    def owned(self, rank, arg):
+        """The global box of field `arg` that `rank` returns in a gather: its
+        block, extended to the field's bounds at the edges of the grid."""
+        f = self.fields[arg]
+        lb, ub = list(f.lb), list(f.ub)
+        for d, ((lo, hi), c) in enumerate(zip(self.block(rank), self.coords(rank))):
+            if c > 0:
+                lb[d] = lo
+            if c < self.grid[d] - 1:
+                ub[d] = hi
+        return lb, ub
+
+    def _slices(self, box, origin):
+        lb, ub = box
+        return tuple(slice(l - o, u - o) for l, u, o in zip(lb, ub, origin))
+
+    def local_array(self, rank, arg, global_array):
+        """The local array of `rank` for field `arg`, cut from the global one."""
+        f = self.fields[arg]
+        lb, ub = self.window(rank, arg)
+        local = np.zeros(self.local_shape(rank, arg), dtype=global_array.dtype)
+        inner = ([max(a, b) for a, b in zip(lb, f.lb)], [min(a, b) for a, b in zip(ub, f.ub)])
+        local[self._slices(inner, lb)] = global_array[self._slices(inner, f.lb)]
+        return local
+
+    def owned_part(self, rank, arg, local):
+        """What `rank` returns of field `arg`: its owned box of `local`."""
+        return np.ascontiguousarray(local[self._slices(self.owned(rank, arg),
+                                                       self.window(rank, arg)[0])])
+
+    def put(self, rank, arg, part, global_array):
+        """Writes a rank's owned part back into the global array."""
+        global_array[self._slices(self.owned(rank, arg), self.fields[arg].lb)] = part
+
+    def check_ranks(self, size):
+        if size != self.ranks:
+            grid = "x".join(map(str, self.grid))
+            raise ValueError(f"the program is distributed over a {grid} grid "
+                             f"({self.ranks} ranks), but MPI has {size} ranks: run it "
+                             f"with {self.ranks} (mpirun -np {self.ranks}) or "
+                             f"distribute it again")
+
+
+def dims_create(ranks, ndims):
+    """A balanced grid of `ranks` over `ndims` dimensions, largest first (the
+    choice MPI_Dims_create makes)."""
+    dims = [1] * ndims
+    n = ranks
+    factors = []
+    f = 2
+    while f * f <= n:
+        while n % f == 0:
+            factors.append(f)
+            n //= f
+        f += 1
+    if n > 1:
+        factors.append(n)
+    for f in sorted(factors, reverse=True):
+        dims[dims.index(min(dims))] *= f
+    return tuple(sorted(dims, reverse=True))
+
+
+def _comm(comm):
+    from mpi4py import MPI
+    return MPI.COMM_WORLD if comm is None else comm
+
+
+def comm_pointer(comm):
+    """The pointer to an mpi4py communicator's MPI_Comm handle that a
+    distributed function takes."""
+    from mpi4py import MPI
+    return ctypes.c_void_p(MPI._addressof(_comm(comm)))
+
+
+def scatter(decomposition, args, comm=None, root=0):
+    """This rank's arguments: for field arguments the local arrays cut from
+    the global arrays `args` holds on `root` (other ranks may pass None);
+    other arguments as given on each rank."""
+    comm = _comm(comm)
+    decomposition.check_ranks(comm.Get_size())
+    rank = comm.Get_rank()
+    local = []
+    for i, f in enumerate(decomposition.fields):
+        if f is None:
+            local.append(args[i])
+            continue
+        if rank == root:
+            array = np.asarray(args[i])
+            for r in range(comm.Get_size()):
+                part = decomposition.local_array(r, i, array)
+                if r == root:
+                    local.append(part)
+                else:
+                    comm.Send(part, dest=r, tag=i)
+        else:
+            part = np.empty(decomposition.local_shape(rank, i),
+                            dtype=_dtype_of(f.dtype))
+            comm.Recv(part, source=root, tag=i)
+            local.append(part)
+    return local
+
+
+def gather(decomposition, local, args, comm=None, root=0):
+    """Writes every rank's owned part of each local field into the global
+    arrays `args` on `root`."""
+    comm = _comm(comm)
+    rank = comm.Get_rank()
+    for i, f in enumerate(decomposition.fields):
+        if f is None:
+            continue
+        if rank != root:
+            comm.Send(decomposition.owned_part(rank, i, local[i]), dest=root, tag=i)
+            continue
+        for r in range(comm.Get_size()):
+            if r == root:
+                part = decomposition.owned_part(r, i, local[i])
+            else:
+                lb, ub = decomposition.owned(r, i)
+                part = np.empty(tuple(u - l for l, u in zip(lb, ub)), dtype=local[i].dtype)
+                comm.Recv(part, source=r, tag=i)
+            decomposition.put(r, i, part, args[i])
+
+
+def call(lib, name, *args, comm=None, root=0):
+    """Calls the distributed function @name on global arrays: scatters them
+    from `root`, runs every rank's block, gathers the fields back into
+    `args` on `root` (in place). Every rank of `comm` must call it."""
+    sig = lib.signature(name)
+    if sig.decomposition is None:
+        raise ValueError(f"@{name} is not distributed (compile with distribute=...)")
+    dec = sig.decomposition
+    if len(args) != len(dec.fields):
+        raise TypeError(f"@{name} takes {len(dec.fields)} arguments (and the "
+                        f"communicator), got {len(args)}")
+    local = scatter(dec, args, comm, root)
+    lib.call(name, *local, comm_pointer(comm))
+    gather(dec, local, args, comm, root)
+
+
+def _dtype_of(mlir_type):
+    from .runtime import numpy_dtype
+    return numpy_dtype(mlir_type)
