@@ -254,3 +254,45 @@ def call(lib, name, *args, comm=None, root=0):
 def _dtype_of(mlir_type):
     from .runtime import numpy_dtype
     return numpy_dtype(mlir_type)
+
+
+def counters():
+    """(messages, bytes, exchanges) this process has sent / done since the
+    last reset_counters() (libStencilMpi.so's counters)."""
+    from .compiler import find_mpi_runtime
+    lib = ctypes.CDLL(find_mpi_runtime())
+    values = [ctypes.c_int64() for _ in range(3)]
+    lib.stencil_mpi_counters(*map(ctypes.byref, values))
+    return tuple(v.value for v in values)
+
+
+def reset_counters():
+    from .compiler import find_mpi_runtime
+    ctypes.CDLL(find_mpi_runtime()).stencil_mpi_reset_counters()
+
+
+def mpirun_command(ranks, argv, timeout=None):
+    """The mpirun command line that runs `argv` (a Python module's argv, as
+    ["-m", "stencil", ...]) on `ranks` processes of this machine, under
+    mpi4py's runner (an exception on one rank aborts them all)."""
+    import os
+    import shutil
+    import sys
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        raise FileNotFoundError("mpirun not found: install an MPI runtime "
+                                "(Debian: openmpi-bin libopenmpi-dev python3-mpi4py)")
+    cmd = [mpirun, "-np", str(ranks)]
+    if "Open MPI" in _mpirun_version(mpirun):
+        cmd += ["--oversubscribe"]
+        if os.geteuid() == 0:
+            cmd += ["--allow-run-as-root"]
+        if timeout:
+            cmd += ["--timeout", str(int(timeout))]
+    return cmd + [sys.executable, "-m", "mpi4py", *argv]
+
+
+def _mpirun_version(mpirun):
+    import subprocess
+    proc = subprocess.run([mpirun, "--version"], capture_output=True, text=True)
+    return proc.stdout + proc.stderr
