@@ -31,6 +31,13 @@ config.environment["STENCIL_BUILD_DIR"] = config.stencil_obj_root
 if shutil.which("xdsl-opt"):
     config.available_features.add("xdsl")
 
+# Distributed programs: mpirun, mpi4py for Debian's python3 and the
+# project's MPI runtime (built when CMake finds MPI).
+if (shutil.which("mpirun")
+        and os.path.exists(os.path.join(config.stencil_obj_root, "lib", "libStencilMpi.so"))
+        and subprocess.run(["/usr/bin/python3", "-c", "import mpi4py"]).returncode == 0):
+    config.available_features.add("mpi")
+
 # The CUDA toolkit's ptxas: cubins (else convert-to-gpu emits PTX text) and
 # the static checks of the generated PTX.
 cuda_home = os.environ.get("CUDA_HOME", "/usr/local/cuda")

@@ -407,12 +407,38 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   // The global layout, in builtin attributes (they stay on the function
   // down to LLVM): per argument `array<lb..., ub...>` of a field, `unit`
   // for anything else.
-  SmallVector<Attribute> globalFields;
-  for (Type t : func.getArgumentTypes()) {
+  // A field argument of unknown bounds has the bounds of the function's
+  // fields when they all have the same.
+  FieldType common;
+  bool several = false;
+  auto note = [&](Type t) {
     auto field = dyn_cast<FieldType>(t);
-    if (!field || !field.hasBounds()) {
+    if (!field || !field.hasBounds())
+      return;
+    several |= common && (common.getLb() != field.getLb() ||
+                          common.getUb() != field.getUb());
+    common = common ? common : field;
+  };
+  for (Type t : func.getArgumentTypes())
+    note(t);
+  func.walk([&](CastOp cast) { note(cast.getType()); });
+  SmallVector<Attribute> globalFields;
+  for (auto [i, t] : llvm::enumerate(func.getArgumentTypes())) {
+    auto field = dyn_cast<FieldType>(t);
+    if (!field) {
       globalFields.push_back(UnitAttr::get(ctx));
       continue;
+    }
+    if (!field.hasBounds()) {
+      if (!common || several) {
+        for (func::FuncOp c : copies)
+          c.erase();
+        return func.emitOpError("argument ")
+               << i << " is a field of unknown bounds and the function's "
+               << "fields have " << (several ? "several" : "no")
+               << " bounds: --stencil-distribute cannot tell its global size";
+      }
+      field = common;
     }
     SmallVector<int64_t> box(field.getLb());
     llvm::append_range(box, field.getUb());
@@ -503,7 +529,12 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
   auto temp = cast<TempType>(load.getRes().getType());
   auto field = cast<FieldType>(load.getField().getType());
   unsigned k = topology.size(), rank = field.getRank();
-  if (!temp.hasBounds() || !field.hasBounds())
+  if (!temp.hasBounds()) {
+    // Nothing reads the temp (a frontend's load after its last store).
+    swap.erase();
+    return success();
+  }
+  if (!field.hasBounds())
     return load.emitOpError("needs known bounds to exchange its halo");
   SmallVector<int64_t> width(k);
   for (unsigned d = 0; d < k; ++d)
@@ -535,7 +566,11 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
                      [&](unsigned d) { return dir[d] && !width[d]; }))
       continue;
     if (nonzero > 1) {
-      if (!readsTowards(load, dir))
+      // Both partners of an exchange post it: the neighbour at `dir` sends
+      // this rank the region it reads towards -dir.
+      SmallVector<int64_t> back = llvm::map_to_vector(
+          dir, [](int64_t d) { return -d; });
+      if (!readsTowards(load, dir) && !readsTowards(load, back))
         continue;
       diagonals = true;
     }

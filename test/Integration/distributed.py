@@ -1,0 +1,172 @@
+# REQUIRES: mpi
+# RUN: %python %s %t
+# Programs decomposed over 1, 2, 3, 4 and 6 MPI ranks (mpirun --oversubscribe
+# on this machine) as a new user would run them: every example, the
+# Devito-form families (acoustic/heat, wave with three buffers, damped,
+# coupled, loads after stores, elastic 2D/3D) at orders 2-8, and random
+# stencils (random ranks, radii, asymmetric offsets, chained applies, sizes
+# that do not divide, f32 and f64), on 1D/2D/3D process grids, sequential
+# and OpenMP: the gathered fields equal the single-process run bit for bit.
+# Everything is compiled here first (two at a time); one mpirun per rank
+# count runs its cases (this script again, with --worker).
+import os
+import pickle
+import random
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import numpy as np
+
+from stencil import compiler, distributed, randomgen
+from stencil import devito_forms as df
+from stencil.runtime import StencilLibrary, numpy_dtype
+
+
+def initial(sig, shapes, seed):
+    rng = np.random.default_rng(seed)
+    return [rng.random(s).astype(numpy_dtype(a.dtype)) if s else
+            np.zeros(4096, np.uint8) for a, s in zip(sig.args, shapes)]
+
+
+def worker(cases_file):
+    from mpi4py import MPI
+    comm = MPI.COMM_WORLD
+    with open(cases_file, "rb") as f:
+        cases = pickle.load(f)
+    failed = 0
+    for case in cases:
+        lib = StencilLibrary(case["compiled"])
+        sig = lib.signature(case["func"])
+        dec = sig.decomposition
+        if comm.rank == 0:
+            shapes = [tuple(u - l for l, u in zip(f.lb, f.ub)) if f else None
+                      for f in dec.fields]
+            values = initial(sig, shapes, case["seed"])
+        else:
+            values = [None if f else np.zeros(4096, np.uint8) for f in dec.fields]
+        distributed.reset_counters()
+        distributed.call(lib, sig.name, *values)
+        messages = comm.allreduce(distributed.counters()[0])
+        if comm.rank == 0:
+            reference = np.load(case["reference"])
+            same = all(np.array_equal(values[i], reference[f"arg{i}"])
+                       for i, f in enumerate(dec.fields) if f)
+            # Halos move exactly when there are several ranks and a load
+            # reads what a neighbour wrote.
+            moved = (messages > 0) == (comm.size > 1 and case["swaps"])
+            status = "ok" if same and moved else "FAIL"
+            failed += status != "ok"
+            print(f"{status} {case['label']} on {comm.size} ranks, grid "
+                  f"{'x'.join(map(str, dec.grid))}{' OpenMP' if case['openmp'] else ''}: "
+                  f"{messages} messages", flush=True)
+    if comm.rank == 0 and failed:
+        sys.exit(f"{failed} distributed runs differ from the single-process run")
+
+
+def main(workdir):
+    workdir.mkdir(parents=True, exist_ok=True)
+    examples = Path(__file__).parents[2] / "examples"
+    timers = workdir / "timers.c"
+    timers.write_text(df.TIMERS_C)
+    programs = []  # (label, path, extra sources)
+    for path in sorted(examples.glob("*.mlir")):
+        programs.append((path.stem, path, ()))
+    for family, order, shape, steps in [
+            ("heat", 8, (40,), 3), ("heat", 4, (24, 20), 4), ("wave", 2, (24, 20), 4),
+            ("wave", 8, (16, 13, 14), 3), ("damped-wave", 4, (24, 20), 3),
+            ("coupled", 4, (16, 13, 14), 3), ("coupled-stale", 2, (24, 20), 3),
+            ("elastic2d", 8, (24, 20), 3), ("elastic3d", 2, (16, 13, 14), 3),
+            ("elastic3d", 8, (16, 13, 14), 2)]:
+        prog = df.make(family, order, shape, steps)
+        programs.append((prog.name, df.write_program(prog, workdir), (timers,)))
+    rng = random.Random(17)
+    for i in range(8):
+        prog = randomgen.random_program(rng, i)
+        prog.extra_store = None  # one store domain per function
+        # Blocks at least as wide as the halo on the grids below (up to 6
+        # ranks in 1D, 3 per dimension otherwise), and sizes that do not
+        # divide.
+        most = 6 if prog.rank == 1 else 3
+        prog.shape = tuple(max(n, most * max(lo, hi, 1) + 1)
+                           for n, lo, hi in zip(prog.shape, prog.halo_lo, prog.halo_hi))
+        path = workdir / f"{prog.name}.mlir"
+        path.write_text(prog.mlir())
+        programs.append((f"random {prog.name} ({prog.dtype}, rank {prog.rank})", path, ()))
+
+    grids = {1: {1: "1", 2: "1", 3: "1"}, 2: {1: "2", 2: "1x2", 3: "2"},
+             3: {1: "3", 2: "3", 3: "1x3"}, 4: {1: "4", 2: "2x2", 3: "2x1x2"},
+             6: {1: "6", 2: "3x2", 3: "1x2x3"}}
+    plan = {n: [] for n in grids}
+
+    def domain_rank(path):
+        sigs = compiler.signatures_of(compiler.lower_file(str(path)))
+        return max(len(a.shape) for s in sigs.values() for a in s.args
+                   if isinstance(a, compiler.MemRefArg))
+
+    for k, (label, path, sources) in enumerate(programs):
+        rank = domain_rank(path)
+        # Each program on three rank counts (all on 4), OpenMP on some.
+        counts = [4] + [[1, 2, 3, 6][(k + j) % 4] for j in range(2)]
+        for n in counts:
+            plan[n].append(dict(label=label, path=path, sources=sources,
+                                grid=grids[n][rank], openmp=(k + n) % 3 == 0, seed=k))
+
+    def build(case):
+        compiled = compiler.compile_file(str(case["path"]), openmp=case["openmp"],
+                                         extra_sources=case["sources"],
+                                         distribute=case["grid"])
+        case["compiled"] = compiled
+        case["func"] = next(iter(compiled.signatures))
+        case["swaps"] = "dmp.swap" in compiler.prepare_file(
+            str(case["path"]), (f"stencil-distribute=grid={case['grid']}",))
+        return case
+
+    def reference(case):
+        # The global shapes from the decomposition (arguments may be `?`).
+        compiled = compiler.compile_file(str(case["path"]), extra_sources=case["sources"])
+        dec = case["compiled"].signatures[case["func"]].decomposition
+        shapes = [tuple(u - l for l, u in zip(f.lb, f.ub)) if f else None
+                  for f in dec.fields]
+        lib = StencilLibrary(compiled)
+        sig = compiled.signatures[case["func"]]
+        values = initial(sig, shapes, case["seed"])
+        lib.call(sig.name, *values)
+        out = workdir / f"{Path(case['path']).stem}-reference.npz"
+        np.savez(out, **{f"arg{i}": v for i, v in enumerate(values)})
+        return case["label"], out
+
+    with ThreadPoolExecutor(2) as pool:
+        for cases in plan.values():
+            list(pool.map(build, cases))
+        first = {}
+        for cases in plan.values():
+            for c in cases:
+                first.setdefault(c["label"], c)
+        serial = dict(pool.map(reference, first.values()))
+    for cases in plan.values():
+        for c in cases:
+            c["reference"] = serial[c["label"]]
+
+    env = dict(os.environ, OMP_NUM_THREADS="2")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(compiler.__file__).parents[1]),
+                                                      env.get("PYTHONPATH")]))
+    for n, cases in plan.items():
+        cases_file = workdir / f"cases-{n}.pickle"
+        with open(cases_file, "wb") as f:
+            pickle.dump(cases, f)
+        cmd = distributed.mpirun_command(n, [os.path.abspath(__file__), "--worker",
+                                             str(cases_file)], timeout=300)
+        proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        print(proc.stdout, end="")
+        if proc.returncode:
+            print(proc.stderr[-4000:])
+            sys.exit(f"mpirun -np {n} failed")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--worker":
+        worker(sys.argv[2])
+    else:
+        main(Path(sys.argv[1]))
