@@ -1,0 +1,27 @@
+// RUN: stencil-opt %s --convert-stencil-to-loops | FileCheck %s
+
+// One face exchange lowered: the rank's grid coordinates, the neighbour (or
+// -1 at the edge of the grid), packing the sent box under the edge test,
+// receive and send posted, one wait for all, unpacking under the same test.
+// CHECK-LABEL: func.func @swap(
+// CHECK: %[[RANK:.*]] = call @stencil_mpi_rank() : () -> i64
+// CHECK: %[[VALID:.*]] = arith.andi
+// CHECK: %[[PEER:.*]] = arith.select %[[VALID]], %{{.*}}, %c-1_i64 : i64
+// CHECK: %[[SEND:.*]] = memref.alloc() : memref<1x32xf64>
+// CHECK: %[[RECV:.*]] = memref.alloc() : memref<1x32xf64>
+// CHECK: scf.if %[[VALID]] {
+// CHECK: memref.load %{{.*}}[
+// CHECK: memref.store %{{.*}}, %[[SEND]][
+// CHECK: call @stencil_mpi_irecv(%{{.*}}, %c256_i64, %[[PEER]], %c1_i64)
+// CHECK: call @stencil_mpi_isend(%{{.*}}, %c256_i64, %[[PEER]], %c7_i64)
+// CHECK: call @stencil_mpi_waitall()
+// CHECK: scf.if %[[VALID]] {
+// CHECK: memref.load %[[RECV]][
+// CHECK: memref.dealloc %[[SEND]]
+// CHECK: memref.dealloc %[[RECV]]
+func.func @swap(%u : !stencil.field<[-1,33]x[-1,33]xf64>) {
+  "dmp.swap"(%u) {strategy = #dmp.grid_slice_2d<#dmp.topo<2x2>, false>,
+                  swaps = [#dmp.exchange<at [33, 1] size [1, 32] source offset [-1, 0] to [1, 0]>]}
+      : (!stencil.field<[-1,33]x[-1,33]xf64>) -> ()
+  return
+}
