@@ -27,7 +27,7 @@ int64_t messages = 0, bytesSent = 0, exchanges = 0;
   if (initialized && !finalized)
     MPI_Abort(communicator == MPI_COMM_NULL ? MPI_COMM_WORLD : communicator,
               1);
-  std::abort();
+  std::exit(1);
 }
 
 void check(int err, const char *what) {

@@ -215,8 +215,10 @@ def _run_distributed(args):
             raise CompileError("--mpi runs on the CPU (the GPU path is not distributed yet)")
         grid = args.distribute or "auto"
         if grid == "auto":
-            grid = "x".join(map(str, distributed.dims_create(
-                args.mpi, min(3, _domain_rank(args)))))
+            dims = list(distributed.dims_create(args.mpi, min(3, _domain_rank(args))))
+            while len(dims) > 1 and dims[-1] == 1:  # nothing to exchange there
+                dims.pop()
+            grid = "x".join(map(str, dims))
         ranks = int(np.prod([int(n) for n in grid.replace(",", "x").split("x")]))
         if ranks != args.mpi:
             raise CompileError(f"--distribute {grid} needs {ranks} ranks, not --mpi {args.mpi}")

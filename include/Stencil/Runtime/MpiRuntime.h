@@ -25,7 +25,7 @@ extern "C" {
 
 /* Makes *comm (an MPI_Comm; null: MPI_COMM_WORLD) the communicator of the
  * exchanges and returns this process's rank in it. Fails (message on
- * stderr, then MPI_Abort, or abort() without MPI) when MPI is not
+ * stderr, then MPI_Abort, or exit(1) without MPI) when MPI is not
  * initialized or the communicator's size is not `ranks`, the number of
  * ranks the program was distributed over. */
 int64_t stencil_mpi_enter(const void *comm, int64_t ranks);
