@@ -1,0 +1,190 @@
+#!/usr/bin/python3
+"""Halo traffic and time per step of distributed programs (docs/distributed.md).
+
+This machine has two cores, so it cannot show scaling. For each program it
+prints, per grid:
+
+  counted   messages and bytes one rank sends per step (the most loaded
+            rank, from libStencilMpi's counters in a real run on that many
+            ranks, oversubscribed), and the points it computes per step;
+  measured  seconds per step on 1 and 2 ranks (two processes, one per core:
+            the same program in one run each, median of --runs);
+  model     seconds per step at 8-512 ranks: the measured single-rank time
+            per point times the points of the largest block, plus per
+            exchange the messages times the latency and the bytes over the
+            bandwidth (--latency, --bandwidth; defaults for a 100 Gb/s
+            InfiniBand-class network). Labeled a model: nothing here ran on
+            more than 2 cores.
+
+Each real run is checked bit for bit against the single-process run first.
+
+    /usr/bin/python3 bench/mpi_bench.py
+    /usr/bin/python3 bench/mpi_bench.py --shape 2048,2048 --steps 20 --latency 2e-6 --bandwidth 12e9
+"""
+
+import argparse
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "python"))
+
+from stencil import benchmarks, compiler, distributed  # noqa: E402
+from stencil.runtime import StencilLibrary  # noqa: E402
+
+
+def worker(path):
+    """Under mpirun: run the pickled case, print the counters and timing."""
+    from mpi4py import MPI
+    comm = MPI.COMM_WORLD
+    with open(path, "rb") as f:
+        case = pickle.load(f)
+    lib = StencilLibrary(case["compiled"])
+    sig = lib.signature(case["func"])
+    dec = sig.decomposition
+    rng = np.random.default_rng(0)
+    if comm.rank == 0:
+        values = [rng.random(tuple(u - l for l, u in zip(f.lb, f.ub))) for f in dec.fields]
+    else:
+        values = [None] * len(dec.fields)
+    local = distributed.scatter(dec, values, comm)
+    times = []
+    for _ in range(case["runs"]):
+        run = [a.copy() for a in local]  # every run from the same fields
+        comm.Barrier()
+        distributed.reset_counters()
+        start = time.perf_counter()
+        lib.call(sig.name, *run, distributed.comm_pointer(comm))
+        comm.Barrier()
+        times.append(time.perf_counter() - start)
+    counters = comm.gather(distributed.counters())
+    distributed.gather(dec, run, values, comm)
+    if comm.rank == 0:
+        reference = np.load(case["reference"])
+        same = all(np.array_equal(v, reference[f"arg{i}"]) for i, v in enumerate(values))
+        print(repr(dict(same=same, seconds=float(np.median(times)),
+                        messages=max(c[0] for c in counters),
+                        bytes=max(c[1] for c in counters),
+                        exchanges=max(c[2] for c in counters))))
+
+
+def run_case(compiled, func, ranks, reference, runs):
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "case.pickle"
+        with open(path, "wb") as f:
+            pickle.dump(dict(compiled=compiled, func=func, reference=reference, runs=runs), f)
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        cmd = distributed.mpirun_command(ranks, [__file__, "--worker", str(path)], timeout=900)
+        out = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if out.returncode:
+            raise SystemExit(out.stdout + out.stderr[-3000:])
+        result = eval(out.stdout.strip().splitlines()[-1])
+        if not result["same"]:
+            raise SystemExit(f"{func} on {ranks} ranks differs from the single-process run")
+        return result
+
+
+def block_points(dec):
+    return max(int(np.prod([hi - lo for lo, hi in dec.block(r)]
+                           + [u - l for l, u in zip(dec.core_lb[len(dec.grid):],
+                                                    dec.core_ub[len(dec.grid):])]))
+               for r in range(dec.ranks))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--benchmarks", default="jacobi2d,heat3d")
+    ap.add_argument("--shape", help="interior shape (default per benchmark)")
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--latency", type=float, default=1.5e-6, help="seconds per message")
+    ap.add_argument("--bandwidth", type=float, default=12.5e9, help="bytes per second")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        return worker(args.worker)
+    shapes = {"jacobi2d": (2048, 2048), "heat3d": (160, 160, 160)}
+    tmp = Path(tempfile.mkdtemp(prefix="mpi-bench-"))
+    print(f"latency {args.latency:g} s, bandwidth {args.bandwidth:g} B/s (model inputs)")
+    for name in args.benchmarks.split(","):
+        shape = tuple(int(s) for s in args.shape.split(",")) if args.shape else shapes[name]
+        path = tmp / f"{name}.mlir"
+        path.write_text(benchmarks.BENCHMARKS[name].mlir(shape=shape, steps=args.steps, dtype="f64"))
+        serial = compiler.compile_file(str(path))
+        func = next(iter(serial.signatures))
+        # The single-process reference and time.
+        lib = StencilLibrary(serial)
+        rng = np.random.default_rng(0)
+        values = [rng.random(a.shape) for a in serial.signatures[func].args]
+        start = time.perf_counter()
+        lib.call(func, *values)
+        t1 = time.perf_counter() - start
+        ref = tmp / f"{name}-ref.npz"
+        np.savez(ref, **{f"arg{i}": v for i, v in enumerate(values)})
+        rank = len(shape)
+        print(f"\n{name} {'x'.join(map(str, shape))}, {args.steps} steps, f64")
+        print(f"{'grid':>8} {'ranks':>5} {'msgs/step':>9} {'bytes/step':>10} "
+              f"{'points/rank':>11} {'s/step':>10}  source")
+        per_point = None
+        for ranks in (1, 2, 8, 64, 512):
+            dims = list(distributed.dims_create(ranks, min(rank, 3)))
+            while len(dims) > 1 and dims[-1] == 1:
+                dims.pop()
+            grid = "x".join(map(str, dims))
+            compiled = compiler.compile_file(str(path), distribute=grid)
+            dec = compiled.signatures[func].decomposition
+            points = block_points(dec)
+            if ranks <= 8:
+                # Counted (and for 1-2 ranks measured) in a real run.
+                result = run_case(compiled, func, ranks, str(ref),
+                                  args.runs if ranks <= 2 else 1)
+                msgs = result["messages"] / args.steps
+                sent = result["bytes"] / args.steps
+                if ranks <= 2:
+                    seconds = result["seconds"] / args.steps
+                    if ranks == 1:
+                        per_point = seconds / points
+                    source = "measured" + (" (2 cores)" if ranks == 2 else "")
+                    print(f"{grid:>8} {ranks:>5} {msgs:>9.0f} {sent:>10.0f} {points:>11} "
+                          f"{seconds:>10.3e}  {source}")
+                    continue
+                counted = (msgs, sent)
+            else:
+                # More ranks than this machine runs: the largest block's
+                # traffic is that of an interior rank of the same halo, which
+                # the 8-rank run bounds per face; scale the faces.
+                counted = None
+            if counted is None:
+                msgs, sent = face_traffic(dec, path)
+            seconds = per_point * points + msgs * args.latency + sent / args.bandwidth
+            print(f"{grid:>8} {ranks:>5} {msgs:>9.0f} {sent:>10.0f} {points:>11} "
+                  f"{seconds:>10.3e}  model{' (traffic counted)' if counted else ''}")
+        print(f"(single process without MPI: {t1 / args.steps:.3e} s/step)")
+
+
+def face_traffic(dec, path):
+    """Messages and bytes per step of an interior rank, from the exchanges
+    the pass emits for its block (stencil-opt --stencil-distribute)."""
+    import re
+    grid = "x".join(map(str, dec.grid))
+    text = compiler.prepare_file(str(path), (f"stencil-distribute=grid={grid}",))
+    msgs = sent = 0
+    # The first block shape's copy (an interior rank exchanges every entry).
+    first = re.search(r"func\.func private @\w+_dmp_.*?\n  }\n", text, re.S).group(0)
+    for swap in re.findall(r'"dmp\.swap".*', first):
+        elem = 8
+        for size in re.findall(r"size \[([\d, ]+)\]", swap):
+            msgs += 1
+            sent += elem * int(np.prod([int(s) for s in size.split(",")]))
+    return msgs, sent
+
+
+if __name__ == "__main__":
+    main()
