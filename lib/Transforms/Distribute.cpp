@@ -16,11 +16,16 @@
 //    face per side that reads outside the block, an edge or corner where an
 //    access reaches diagonally. Both partners of an exchange move boxes of
 //    the same size, the wider of the two sides' halos.
+// 4. With depth=h (DeepHalo.cpp), each time loop runs in blocks of h steps:
+//    one exchange of a halo deep enough for the block, then h steps that
+//    compute the block widened by what the rest of the block reads, which
+//    neighbours compute too (redundantly). Messages drop by a factor of h.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Transforms/Passes.h"
 
+#include "DeepHalo.h"
 #include "Stencil/Dmp/Dmp.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -50,6 +55,31 @@ struct BlockSplit {
     return {base};
   }
 };
+
+/// The blocks of one dimension that need different code: their size and,
+/// with deep halos, whether they lie at either end of the grid (no
+/// neighbour there, so nothing computed beyond the block on that side).
+struct BlockClass {
+  int64_t size;
+  bool low, high;
+  bool operator==(const BlockClass &o) const {
+    return size == o.size && low == o.low && high == o.high;
+  }
+};
+
+/// The classes of the `ranks` blocks of a dimension, in coordinate order of
+/// first appearance.
+SmallVector<BlockClass> blockClasses(const BlockSplit &split, int64_t ranks,
+                                     bool edges) {
+  SmallVector<BlockClass> classes;
+  for (int64_t c = 0; c < ranks; ++c) {
+    BlockClass cls{split.base + (c < split.remainder), edges && c == 0,
+                   edges && c == ranks - 1};
+    if (!llvm::is_contained(classes, cls))
+      classes.push_back(cls);
+  }
+  return classes;
+}
 
 /// The function's domain: the bounds all its stores share.
 FailureOr<BoundsAttr> storeDomain(func::FuncOp func) {
@@ -231,11 +261,19 @@ private:
     dmp::SwapOp swap;
     LoadOp load;
     SmallVector<int64_t> coreLb, coreUb, minBlock;
+    /// A deep swap: the box its block reads (else the load's temp bounds),
+    /// with every edge and corner (steps compose diagonal reach), and its
+    /// number, the same in every copy of the function: partners must move
+    /// the same boxes, but ranks at the ends of the grid read less.
+    SmallVector<int64_t> boxLb, boxUb;
+    int64_t slot = -1;
   };
+  /// Deep swaps get numbers from here on.
+  int64_t nextSlot = 0;
   LogicalResult computeExchanges(const PendingSwap &p);
 
   SmallVector<int64_t> topology;
-  SmallVector<PendingSwap> pending;
+  std::vector<PendingSwap> pending;
 };
 
 LogicalResult StencilDistributePass::parseGrid() {
@@ -302,25 +340,40 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     minBlock.push_back(s.base);
 
   MLIRContext *ctx = &getContext();
+  // Deep halos: local fields first as wide as `depth` steps of every store
+  // of a step could read, narrowed to what the blocks read once known.
+  int64_t storesPerStep = 1;
+  func.walk([&](scf::ForOp loop) {
+    int64_t n = 0;
+    loop.getBody()->walk([&](StoreOp) { ++n; });
+    storesPerStep = std::max(storesPerStep, n);
+  });
+  SmallVector<int64_t> localHalo(halo);
+  if (depth > 1)
+    for (int64_t &h : localHalo)
+      h *= depth * storesPerStep;
   auto localBounds = [&](ArrayRef<int64_t> sizes, ArrayRef<int64_t> lb,
                          ArrayRef<int64_t> ub) {
     SmallVector<int64_t> l(lb), u(ub);
     for (unsigned d = 0; d < k; ++d) {
-      l[d] = domain.getLb()[d] - halo[d];
-      u[d] = domain.getLb()[d] + sizes[d] + halo[d];
+      l[d] = domain.getLb()[d] - localHalo[d];
+      u[d] = domain.getLb()[d] + sizes[d] + localHalo[d];
     }
     return std::make_pair(l, u);
   };
 
-  // The variants: every combination of the block sizes of the dimensions,
-  // numbered with the first dimension's choice slowest.
-  SmallVector<SmallVector<int64_t>> variants{{}};
-  for (const BlockSplit &s : splits) {
-    SmallVector<SmallVector<int64_t>> next;
+  // The variants: every combination of the block classes of the
+  // dimensions, numbered with the first dimension's class slowest.
+  std::vector<SmallVector<BlockClass, 4>> classes;
+  for (unsigned d = 0; d < k; ++d)
+    classes.push_back(blockClasses(splits[d], topology[d], depth > 1));
+  std::vector<SmallVector<BlockClass, 3>> variants{{}};
+  for (const auto &dimClasses : classes) {
+    std::vector<SmallVector<BlockClass, 3>> next;
     for (const auto &prefix : variants)
-      for (int64_t size : s.sizes()) {
+      for (const BlockClass &cls : dimClasses) {
         next.push_back(prefix);
-        next.back().push_back(size);
+        next.back().push_back(cls);
       }
     variants = std::move(next);
   }
@@ -331,20 +384,32 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   auto topo = dmp::TopoAttr::get(ctx, topology);
   Attribute strategy = dmp::getGridSliceStrategy(topo, false);
   SmallVector<func::FuncOp> copies;
-  for (const auto &sizes : variants) {
+  auto fail = [&]() {
+    for (func::FuncOp c : copies)
+      c.erase();
+    return failure();
+  };
+  // What the deep blocks read beyond the core, per decomposed dimension.
+  SmallVector<int64_t> deepReach(k, 0);
+  int64_t slots = nextSlot;
+  for (const auto &variant : variants) {
     auto copy = cast<func::FuncOp>(moduleBuilder.clone(*func));
+    copies.push_back(copy);
+    SmallVector<int64_t> sizes = llvm::map_to_vector(
+        variant, [](const BlockClass &c) { return c.size; });
     std::string name = (func.getSymName() + "_dmp").str();
-    for (auto [d, s] : llvm::enumerate(sizes))
-      name += (d ? "x" : "_") + std::to_string(s);
+    for (auto [d, cls] : llvm::enumerate(variant))
+      name += (d ? "x" : "_") + std::to_string(cls.size) +
+              (cls.low ? "l" : "") + (cls.high ? "h" : "");
     copy.setSymName(name);
     copy.setPrivate();
     copy->removeAttr("llvm.emit_c_interface");
     symbols.insert(copy);
 
-    SmallVector<int64_t> coreUb(domain.getUb());
+    SmallVector<int64_t> coreLb(domain.getLb()), coreUb(domain.getUb());
     for (unsigned d = 0; d < k; ++d)
       coreUb[d] = domain.getLb()[d] + sizes[d];
-    auto localDomain = BoundsAttr::get(ctx, domain.getLb(), coreUb);
+    auto localDomain = BoundsAttr::get(ctx, coreLb, coreUb);
     AttrTypeReplacer replacer;
     replacer.addReplacement([&](FieldType t) -> std::optional<Type> {
       if (!t.hasBounds())
@@ -372,24 +437,97 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
       }
       return WalkResult::advance();
     });
-    if (bad.wasInterrupted()) {
-      copy.erase();
-      for (func::FuncOp c : copies)
-        c.erase();
-      return failure();
+    if (bad.wasInterrupted())
+      return fail();
+
+    SmallVector<scf::ForOp> blocks;
+    if (depth > 1) {
+      FailureOr<SmallVector<scf::ForOp>> blocked =
+          blockTimeLoops(copy, depth);
+      if (failed(blocked))
+        return fail();
+      blocks = *blocked;
+      // A block computes beyond its core only towards neighbours.
+      SmallVector<int64_t> allowedLb(coreLb), allowedUb(coreUb);
+      for (unsigned d = 0; d < k; ++d) {
+        if (!variant[d].low)
+          allowedLb[d] -= localHalo[d];
+        if (!variant[d].high)
+          allowedUb[d] += localHalo[d];
+      }
+      for (scf::ForOp block : blocks)
+        if (failed(widenBlockStores(block, coreLb, coreUb, allowedLb,
+                                    allowedUb)))
+          return fail();
     }
 
     DenseSet<Value> written = writtenFields(copy);
+    auto reach = [&](ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) {
+      for (unsigned d = 0; d < k; ++d)
+        deepReach[d] = std::max({deepReach[d], coreLb[d] - lb[d],
+                                 ub[d] - coreUb[d]});
+    };
+    int64_t slot = nextSlot; // the same numbers in every copy
+    for (scf::ForOp block : blocks) {
+      block.getBody()->walk(
+          [&](StoreOp store) { reach(store.getBounds().getLb(),
+                                     store.getBounds().getUb()); });
+      SmallVector<BlockInput> inputs = blockInputs(block);
+      for (BlockInput &in : inputs) {
+        reach(in.lb, in.ub);
+        if (!written.contains(in.root))
+          continue;
+        OpBuilder b(in.firstLoad);
+        Value field = in.firstLoad.getField();
+        auto swap = dmp::SwapOp::create(b, in.firstLoad.getLoc(), field,
+                                        strategy, b.getArrayAttr({}));
+        pending.push_back({swap, in.firstLoad, coreLb, coreUb, minBlock,
+                           in.lb, in.ub, slot++});
+        slots = std::max(slots, slot);
+      }
+    }
     copy.walk([&](LoadOp load) {
+      if (llvm::any_of(blocks, [&](scf::ForOp block) {
+            return block->isAncestor(load);
+          }))
+        return;
       if (!needsExchange(load, written, copy))
         return;
       OpBuilder b(load);
       auto swap = dmp::SwapOp::create(b, load.getLoc(), load.getField(),
                                       strategy, b.getArrayAttr({}));
-      pending.push_back({swap, load, SmallVector<int64_t>(domain.getLb()),
-                         coreUb, minBlock});
+      pending.push_back({swap, load, coreLb, coreUb, minBlock, {}, {}});
     });
-    copies.push_back(copy);
+  }
+
+  // Deep halos: the local fields as wide as the blocks read (and at least
+  // the global fields' halos, which the edge ranks hold).
+  nextSlot = slots;
+  if (depth > 1) {
+    SmallVector<int64_t> shrink(k);
+    for (unsigned d = 0; d < k; ++d) {
+      int64_t wanted = std::max(halo[d], deepReach[d]);
+      shrink[d] = localHalo[d] - wanted;
+      localHalo[d] = wanted;
+    }
+    AttrTypeReplacer narrower;
+    narrower.addReplacement([&](FieldType t) -> std::optional<Type> {
+      if (!t.hasBounds())
+        return std::nullopt;
+      SmallVector<int64_t> l(t.getLb()), u(t.getUb());
+      for (unsigned d = 0; d < k; ++d) {
+        l[d] += shrink[d];
+        u[d] -= shrink[d];
+      }
+      return t.withBounds(l, u);
+    });
+    narrower.addReplacement([&](TempType t) -> std::optional<Type> {
+      return TempType::get(t.getRank(), t.getElementType());
+    });
+    for (func::FuncOp copy : copies)
+      narrower.recursivelyReplaceElementsIn(copy, /*replaceAttrs=*/true,
+                                            /*replaceLocs=*/false,
+                                            /*replaceTypes=*/true);
   }
 
   // The dispatcher: fields of unknown bounds and a communicator.
@@ -458,7 +596,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   func->setAttr("dmp.grid", b.getDenseI64ArrayAttr(topology));
   func->setAttr("dmp.core_lb", b.getDenseI64ArrayAttr(domain.getLb()));
   func->setAttr("dmp.core_ub", b.getDenseI64ArrayAttr(domain.getUb()));
-  func->setAttr("dmp.halo", b.getDenseI64ArrayAttr(halo));
+  func->setAttr("dmp.halo", b.getDenseI64ArrayAttr(localHalo));
   func->setAttr("dmp.fields", b.getArrayAttr(globalFields));
 
   if (!symbols.lookup("stencil_mpi_enter")) {
@@ -481,22 +619,41 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
                                                  ranks})
                      .getResult(0);
   Value rank = arith::IndexCastOp::create(b, loc, b.getIndexType(), rank64);
-  // Row-major coordinates; the variant of the block sizes they give.
+  // Row-major coordinates; the variant of the block classes they give:
+  // per dimension the sum of class index times (coordinate in the class).
   Value variant = idx(0);
   int64_t stride = topo.getNumRanks(), variantStride = variants.size();
   for (unsigned d = 0; d < k; ++d) {
     stride /= topology[d];
-    variantStride /= splits[d].sizes().size();
+    variantStride /= classes[d].size();
     Value coord = arith::RemUIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, rank, idx(stride)),
         idx(topology[d]));
-    if (!splits[d].remainder)
+    if (classes[d].size() == 1)
       continue;
-    Value small = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
-                                        coord, idx(splits[d].remainder));
-    Value choice = arith::SelectOp::create(b, loc, small, idx(variantStride),
-                                           idx(0));
-    variant = arith::AddIOp::create(b, loc, variant, choice);
+    auto test = [&](arith::CmpIPredicate pred, int64_t v, bool want) {
+      Value cmp = arith::CmpIOp::create(b, loc, pred, coord, idx(v));
+      return want ? cmp
+                  : Value(arith::XOrIOp::create(
+                        b, loc, cmp,
+                        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1)));
+    };
+    for (auto [i, cls] : llvm::enumerate(classes[d])) {
+      if (!i)
+        continue; // class 0 adds nothing
+      Value in = test(arith::CmpIPredicate::ult, splits[d].remainder,
+                      cls.size == splits[d].base + 1 && splits[d].remainder);
+      if (depth > 1) {
+        in = arith::AndIOp::create(b, loc, in,
+                                   test(arith::CmpIPredicate::eq, 0, cls.low));
+        in = arith::AndIOp::create(
+            b, loc, in,
+            test(arith::CmpIPredicate::eq, topology[d] - 1, cls.high));
+      }
+      Value choice = arith::SelectOp::create(
+          b, loc, in, idx(i * variantStride), idx(0));
+      variant = arith::AddIOp::create(b, loc, variant, choice);
+    }
   }
   SmallVector<int64_t> cases = llvm::to_vector(
       llvm::seq<int64_t>(0, static_cast<int64_t>(copies.size())));
@@ -517,7 +674,10 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     scf::YieldOp::create(cb, loc);
   }
   Block &defaultBlock = sw.getDefaultRegion().emplaceBlock();
-  OpBuilder::atBlockBegin(&defaultBlock).create<scf::YieldOp>(loc);
+  {
+    OpBuilder db = OpBuilder::atBlockBegin(&defaultBlock);
+    scf::YieldOp::create(db, loc);
+  }
   func::ReturnOp::create(b, loc);
   return success();
 }
@@ -529,17 +689,21 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
   auto temp = cast<TempType>(load.getRes().getType());
   auto field = cast<FieldType>(load.getField().getType());
   unsigned k = topology.size(), rank = field.getRank();
-  if (!temp.hasBounds()) {
+  bool deep = !p.boxLb.empty();
+  if (!deep && !temp.hasBounds()) {
     // Nothing reads the temp (a frontend's load after its last store).
     swap.erase();
     return success();
   }
   if (!field.hasBounds())
     return load.emitOpError("needs known bounds to exchange its halo");
+  // What the exchange must fill: the temp's box, or a deep block's.
+  ArrayRef<int64_t> readLb = deep ? ArrayRef<int64_t>(p.boxLb) : temp.getLb();
+  ArrayRef<int64_t> readUb = deep ? ArrayRef<int64_t>(p.boxUb) : temp.getUb();
   SmallVector<int64_t> width(k);
   for (unsigned d = 0; d < k; ++d)
-    width[d] = std::max({int64_t(0), coreLb[d] - temp.getLb()[d],
-                         temp.getUb()[d] - coreUb[d]});
+    width[d] = std::max({int64_t(0), coreLb[d] - readLb[d],
+                         readUb[d] - coreUb[d]});
   for (unsigned d = 0; d < k; ++d)
     if (width[d] > minBlock[d])
       return load.emitOpError("reads ")
@@ -570,7 +734,7 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
       // this rank the region it reads towards -dir.
       SmallVector<int64_t> back = llvm::map_to_vector(
           dir, [](int64_t d) { return -d; });
-      if (!readsTowards(load, dir) && !readsTowards(load, back))
+      if (!deep && !readsTowards(load, dir) && !readsTowards(load, back))
         continue;
       diagonals = true;
     }
@@ -578,8 +742,8 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
     for (unsigned d = 0; d < rank; ++d) {
       int64_t lo, hi, src;
       if (d >= k) { // not decomposed: what the temp covers
-        lo = temp.getLb()[d];
-        hi = temp.getUb()[d];
+        lo = readLb[d];
+        hi = readUb[d];
         src = lo;
       } else if (dir[d] < 0) {
         lo = coreLb[d] - width[d];
@@ -628,10 +792,36 @@ void StencilDistributePass::runOnOperation() {
   // The exchanges follow from the bounds of the loaded temps.
   if (failed(inferShapes(module)))
     return signalPassFailure();
+  // Each deep swap moves, in every copy, the widest box any copy reads.
+  DenseMap<int64_t, std::pair<SmallVector<int64_t>, SmallVector<int64_t>>>
+      reach;
+  for (PendingSwap &p : pending) {
+    if (p.slot < 0)
+      continue;
+    auto [it, fresh] = reach.try_emplace(
+        p.slot, SmallVector<int64_t>(p.boxLb.size(), 0),
+        SmallVector<int64_t>(p.boxLb.size(), 0));
+    for (unsigned d = 0; d < p.boxLb.size(); ++d) {
+      it->second.first[d] =
+          std::max(it->second.first[d], p.coreLb[d] - p.boxLb[d]);
+      it->second.second[d] =
+          std::max(it->second.second[d], p.boxUb[d] - p.coreUb[d]);
+    }
+  }
+  for (PendingSwap &p : pending) {
+    if (p.slot < 0)
+      continue;
+    auto &[below, above] = reach[p.slot];
+    for (unsigned d = 0; d < p.boxLb.size(); ++d) {
+      p.boxLb[d] = p.coreLb[d] - below[d];
+      p.boxUb[d] = p.coreUb[d] + above[d];
+    }
+  }
   for (PendingSwap &p : pending)
     if (failed(computeExchanges(p)))
       return signalPassFailure();
   pending.clear();
+  nextSlot = 0;
 }
 
 } // namespace

@@ -181,7 +181,7 @@ def _report(args, sig, values, where):
 def _compile_run(args, distribute=None):
     return compile_file(args.file, openmp=args.openmp, extra_sources=args.link,
                         extra_passes=_tiling_passes(args), distribute=distribute,
-                        **_target_options(args))
+                        halo_depth=getattr(args, "halo_depth", 1), **_target_options(args))
 
 
 def cmd_run(args):
@@ -230,6 +230,7 @@ def _run_distributed(args):
         argv = ["-m", "stencil", "run", args.file, "--compiled", pickled,
                 "--seed", str(args.seed)]
         argv += ["--func", args.func] if args.func else []
+        argv += ["--halo-depth", str(args.halo_depth)]
         argv += ["--save", args.save] if args.save else []
         env = dict(os.environ)
         package_root = str(Path(__file__).resolve().parent.parent)
@@ -391,6 +392,9 @@ def main(argv=None):
     p.add_argument("--distribute", metavar="GRID",
                    help="ranks per decomposed dimension, as 2x2, or auto (a balanced "
                         "grid of the --mpi ranks); without --mpi, run under mpirun")
+    p.add_argument("--halo-depth", type=int, default=1, metavar="H",
+                   help="with --mpi/--distribute: exchange halos deep enough for H steps "
+                        "every H steps (the overlap computed redundantly)")
     p.add_argument("--timeout", type=int, metavar="S",
                    help="with --mpi: abort the run after S seconds")
     p.add_argument("--compiled", help=argparse.SUPPRESS)

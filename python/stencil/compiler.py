@@ -268,7 +268,7 @@ def _check_target(target, emulate_gpu, openmp, gpu_options):
 
 def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_sources=(),
                  cpu=None, target="cpu", emulate_gpu=False, gpu_options="", distribute=None,
-                 **checks):
+                 halo_depth=1, **checks):
     """Compile the stencil program in `path` to a shared library.
 
     Returns a CompiledModule with the library path and the lowered signature
@@ -294,10 +294,12 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     `distribute="2x2"` decomposes the program over that grid of MPI ranks
     (--stencil-distribute, before `extra_passes`); the library links
     libStencilMpi.so and is called through stencil.distributed.
+    `halo_depth=h` exchanges halos deep enough for h steps every h steps.
     """
     _check_target(target, emulate_gpu, openmp, gpu_options)
     if distribute:
-        extra_passes = (f"stencil-distribute=grid={distribute}", *extra_passes)
+        options = f"grid={distribute}" + (f" depth={halo_depth}" if halo_depth != 1 else "")
+        extra_passes = (f"stencil-distribute={options}", *extra_passes)
     _emulation_checks(emulate_gpu, checks)
     if target == "cpu" and not emulate_gpu:
         return compile_loops(lower_file(path, extra_passes), Path(path).stem, openmp=openmp,

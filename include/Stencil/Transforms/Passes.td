@@ -174,6 +174,20 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     reaches diagonally (star stencils exchange no corners). A swap with
     nothing to exchange is removed.
 
+    With `depth=h` (h > 1), every time loop with stores runs in blocks of
+    `h` steps (its body unrolled `h` times; the remaining steps after the
+    last full block exchange every step): one swap per written field at the
+    start of a block, with a halo as deep as the block reads (edges and
+    corners included, since steps compose diagonal reach), then `h` steps
+    that store on the rank's block widened, towards neighbours only, by
+    what the rest of the block reads of that field (the last store of a
+    field in the block on the block itself). The widening is a fixpoint of
+    shape inference over the block. Ranks at the ends of the grid get their
+    own copies (`l`/`h` in the name). `dmp.halo` is then the deepest halo a
+    block reads (at least the fields' own). Needs time loops with constant
+    bounds, stores directly in their body and rotating fields that cannot
+    alias.
+
     Errors (located): stores of different bounds in one function; `outs`
     applies, `stencil.index`, combines along a decomposed dimension,
     external loads and stores, lower-rank fields and calls with fields
@@ -183,6 +197,9 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
   let options = [
     Option<"grid", "grid", "std::string", /*default=*/"\"\"",
            "Ranks per decomposed dimension, as 2x2 (1 to 3 dimensions)">,
+    Option<"depth", "depth", "int64_t", /*default=*/"1",
+           "Time steps per halo exchange: the halo is deep enough for that "
+           "many steps and the overlap is computed redundantly">,
   ];
   let dependentDialects = ["::mlir::dmp::DmpDialect",
                            "::mlir::arith::ArithDialect",

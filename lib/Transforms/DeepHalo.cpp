@@ -1,0 +1,234 @@
+//===- DeepHalo.cpp - halos exchanged every h steps ------------------------===//
+//
+// The rank-level counterpart of overlapped tiling (OverTile, Holewinski et
+// al., ICS 2012): a rank receives a halo deep enough for `h` steps, then
+// computes `h` steps without communication, each step on its block widened
+// by what the remaining steps of the block still read (redundantly with the
+// neighbour, which computes those points as its own). The widening comes
+// from the program itself: the last store of each field in the block covers
+// the core, every earlier store the box that later loads of its field read
+// (shape inference gives those from the stores after them), to a fixpoint.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeepHalo.h"
+
+#include "Stencil/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace mlir::stencil;
+
+namespace {
+
+Value rootOf(Value field) {
+  while (auto cast = field.getDefiningOp<CastOp>())
+    field = cast.getField();
+  return field;
+}
+
+using Box = std::pair<SmallVector<int64_t>, SmallVector<int64_t>>;
+
+/// The value of an index computed from constants (Devito writes the
+/// loop's end as `time_M + 1`).
+std::optional<int64_t> constantOf(Value v) {
+  if (std::optional<int64_t> c = getConstantIntValue(v))
+    return c;
+  Operation *op = v.getDefiningOp();
+  if (!op || op->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<int64_t> a = constantOf(op->getOperand(0));
+  std::optional<int64_t> b = constantOf(op->getOperand(1));
+  if (!a || !b)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(op))
+    return *a + *b;
+  if (isa<arith::SubIOp>(op))
+    return *a - *b;
+  if (isa<arith::MulIOp>(op))
+    return *a * *b;
+  return std::nullopt;
+}
+
+void unite(Box &box, ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) {
+  for (unsigned d = 0; d < lb.size(); ++d) {
+    box.first[d] = std::min(box.first[d], lb[d]);
+    box.second[d] = std::max(box.second[d], ub[d]);
+  }
+}
+
+} // namespace
+
+FailureOr<SmallVector<scf::ForOp>>
+mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
+  SmallVector<scf::ForOp> loops;
+  for (auto loop : func.getBody().getOps<scf::ForOp>()) {
+    bool stores = false;
+    loop.walk([&](StoreOp) { stores = true; });
+    if (stores)
+      loops.push_back(loop);
+  }
+  SmallVector<scf::ForOp> blocks;
+  for (scf::ForOp loop : loops) {
+    std::optional<int64_t> lb = constantOf(loop.getLowerBound());
+    std::optional<int64_t> ub = constantOf(loop.getUpperBound());
+    std::optional<int64_t> step = constantOf(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return loop.emitOpError("needs constant bounds and step for halos "
+                              "exchanged every ")
+             << depth << " steps";
+    bool nested = false;
+    loop.getBody()->walk([&](StoreOp store) {
+      nested |= store->getParentOp() != loop;
+    });
+    if (nested)
+      return loop.emitOpError("stores inside nested regions, which halos "
+                              "exchanged every ")
+             << depth << " steps do not support";
+    DenseSet<Value> roots;
+    for (auto [init, arg] :
+         llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs()))
+      if (isa<FieldType>(arg.getType()) && !roots.insert(rootOf(init)).second)
+        return loop.emitOpError("rotates a field that may alias another, "
+                                "which halos exchanged every ")
+               << depth << " steps do not support";
+
+    int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
+    int64_t blocked = trips / depth * depth;
+    if (!blocked)
+      continue; // fewer steps than a block: every step exchanges
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    auto index = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    int64_t split = *lb + blocked * *step;
+    auto block = scf::ForOp::create(b, loc, loop.getLowerBound(), index(split),
+                                    index(depth * *step), loop.getInitArgs());
+    {
+      OpBuilder bb = OpBuilder::atBlockBegin(block.getBody());
+      SmallVector<Value> carried(block.getRegionIterArgs());
+      for (int64_t j = 0; j < depth; ++j) {
+        IRMapping mapping;
+        Value iv = block.getInductionVar();
+        if (j)
+          iv = arith::AddIOp::create(
+              bb, loc, iv, arith::ConstantIndexOp::create(bb, loc, j * *step));
+        mapping.map(loop.getInductionVar(), iv);
+        mapping.map(loop.getRegionIterArgs(), carried);
+        for (Operation &op : loop.getBody()->without_terminator())
+          bb.clone(op, mapping);
+        auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+        carried = llvm::map_to_vector(yield.getOperands(), [&](Value v) {
+          return mapping.lookupOrDefault(v);
+        });
+      }
+      scf::YieldOp::create(bb, loc, carried);
+    }
+    if (blocked == trips) {
+      loop.replaceAllUsesWith(block.getResults());
+      loop.erase();
+    } else {
+      // The remaining steps: the original loop, from where the blocks end.
+      loop.getLowerBoundMutable().assign(index(split));
+      loop.getInitArgsMutable().assign(block.getResults());
+    }
+    blocks.push_back(block);
+  }
+  return blocks;
+}
+
+LogicalResult mlir::stencil::widenBlockStores(scf::ForOp loop,
+                                              ArrayRef<int64_t> coreLb,
+                                              ArrayRef<int64_t> coreUb,
+                                              ArrayRef<int64_t> allowedLb,
+                                              ArrayRef<int64_t> allowedUb) {
+  SmallVector<Operation *> ops = llvm::map_to_vector(
+      loop.getBody()->without_terminator(), [](Operation &op) { return &op; });
+  SmallVector<StoreOp> stores;
+  for (Operation *op : ops)
+    if (auto store = dyn_cast<StoreOp>(op))
+      stores.push_back(store);
+  MLIRContext *ctx = loop.getContext();
+  // Every store's box grows in each round: at most one round per store.
+  for (size_t round = 0; round <= stores.size() + 1; ++round) {
+    if (failed(inferShapes(loop->getParentOp())))
+      return failure();
+    bool changed = false;
+    for (auto [p, op] : llvm::enumerate(ops)) {
+      auto store = dyn_cast<StoreOp>(op);
+      if (!store)
+        continue;
+      Value root = rootOf(store.getField());
+      Box box{SmallVector<int64_t>(coreLb), SmallVector<int64_t>(coreUb)};
+      for (Operation *later : ArrayRef(ops).drop_front(p + 1)) {
+        if (auto next = dyn_cast<StoreOp>(later);
+            next && rootOf(next.getField()) == root)
+          break;
+        auto load = dyn_cast<LoadOp>(later);
+        if (!load || rootOf(load.getField()) != root)
+          continue;
+        auto temp = cast<TempType>(load.getRes().getType());
+        if (temp.hasBounds())
+          unite(box, temp.getLb(), temp.getUb());
+      }
+      // Where the rank has no neighbour the allowed box ends at the core:
+      // later loads read the global field's halo there, which no step
+      // writes.
+      for (unsigned d = 0; d < box.first.size(); ++d) {
+        if (allowedLb[d] == coreLb[d])
+          box.first[d] = std::max(box.first[d], coreLb[d]);
+        if (allowedUb[d] == coreUb[d])
+          box.second[d] = std::min(box.second[d], coreUb[d]);
+      }
+      for (unsigned d = 0; d < box.first.size(); ++d)
+        if (box.first[d] < allowedLb[d] || box.second[d] > allowedUb[d])
+          return store.emitOpError("would have to compute [")
+                 << box.first[d] << ", " << box.second[d]
+                 << ") in dimension " << d << " for the rest of its block of "
+                 << "steps, beyond the [" << allowedLb[d] << ", "
+                 << allowedUb[d] << ") the rank may compute";
+      auto bounds = BoundsAttr::get(ctx, box.first, box.second);
+      if (bounds != store.getBounds()) {
+        store.setBoundsAttr(bounds);
+        changed = true;
+      }
+    }
+    if (!changed)
+      return success();
+  }
+  return loop.emitOpError("store bounds of the block did not settle");
+}
+
+SmallVector<BlockInput> mlir::stencil::blockInputs(scf::ForOp loop) {
+  SmallVector<BlockInput> inputs;
+  DenseMap<Value, unsigned> index;
+  DenseSet<Value> stored;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      stored.insert(rootOf(store.getField()));
+      continue;
+    }
+    auto load = dyn_cast<LoadOp>(op);
+    if (!load)
+      continue;
+    Value root = rootOf(load.getField());
+    auto temp = cast<TempType>(load.getRes().getType());
+    if (stored.contains(root) || !temp.hasBounds())
+      continue;
+    auto [it, fresh] = index.try_emplace(root, inputs.size());
+    if (fresh)
+      inputs.push_back({root, load, SmallVector<int64_t>(temp.getLb()),
+                        SmallVector<int64_t>(temp.getUb())});
+    else
+      for (unsigned d = 0; d < temp.getRank(); ++d) {
+        BlockInput &in = inputs[it->second];
+        in.lb[d] = std::min(in.lb[d], temp.getLb()[d]);
+        in.ub[d] = std::max(in.ub[d], temp.getUb()[d]);
+      }
+  }
+  return inputs;
+}
