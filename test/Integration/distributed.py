@@ -6,7 +6,8 @@
 # coupled, loads after stores, elastic 2D/3D) at orders 2-8, and random
 # stencils (random ranks, radii, asymmetric offsets, chained applies, sizes
 # that do not divide, f32 and f64), on 1D/2D/3D process grids, sequential
-# and OpenMP: the gathered fields equal the single-process run bit for bit.
+# and OpenMP, with halos exchanged every step or deep halos every 2 or 3
+# steps: the gathered fields equal the single-process run bit for bit.
 # Everything is compiled here first (two at a time); one mpirun per rank
 # count runs its cases (this script again, with --worker).
 import os
@@ -59,8 +60,8 @@ def worker(cases_file):
             status = "ok" if same and moved else "FAIL"
             failed += status != "ok"
             print(f"{status} {case['label']} on {comm.size} ranks, grid "
-                  f"{'x'.join(map(str, dec.grid))}{' OpenMP' if case['openmp'] else ''}: "
-                  f"{messages} messages", flush=True)
+                  f"{'x'.join(map(str, dec.grid))}{' OpenMP' if case['openmp'] else ''}, "
+                  f"halo depth {case['depth']}: {messages} messages", flush=True)
     if comm.rank == 0 and failed:
         sys.exit(f"{failed} distributed runs differ from the single-process run")
 
@@ -72,7 +73,7 @@ def main(workdir):
     timers.write_text(df.TIMERS_C)
     programs = []  # (label, path, extra sources)
     for path in sorted(examples.glob("*.mlir")):
-        programs.append((path.stem, path, ()))
+        programs.append((path.stem, path, (), True))
     for family, order, shape, steps in [
             ("heat", 8, (40,), 3), ("heat", 4, (24, 20), 4), ("wave", 2, (24, 20), 4),
             ("wave", 8, (16, 13, 14), 3), ("damped-wave", 4, (24, 20), 3),
@@ -80,7 +81,7 @@ def main(workdir):
             ("elastic2d", 8, (24, 20), 3), ("elastic3d", 2, (16, 13, 14), 3),
             ("elastic3d", 8, (16, 13, 14), 2)]:
         prog = df.make(family, order, shape, steps)
-        programs.append((prog.name, df.write_program(prog, workdir), (timers,)))
+        programs.append((prog.name, df.write_program(prog, workdir), (timers,), True))
     rng = random.Random(17)
     for i in range(8):
         prog = randomgen.random_program(rng, i)
@@ -93,7 +94,9 @@ def main(workdir):
                            for n, lo, hi in zip(prog.shape, prog.halo_lo, prog.halo_hi))
         path = workdir / f"{prog.name}.mlir"
         path.write_text(prog.mlir())
-        programs.append((f"random {prog.name} ({prog.dtype}, rank {prog.rank})", path, ()))
+        # Deep halos refuse rotating fields that may alias.
+        programs.append((f"random {prog.name} ({prog.dtype}, rank {prog.rank})", path, (),
+                         not prog.alias))
 
     grids = {1: {1: "1", 2: "1", 3: "1"}, 2: {1: "2", 2: "1x2", 3: "2"},
              3: {1: "3", 2: "3", 3: "1x3"}, 4: {1: "4", 2: "2x2", 3: "2x1x2"},
@@ -105,22 +108,32 @@ def main(workdir):
         return max(len(a.shape) for s in sigs.values() for a in s.args
                    if isinstance(a, compiler.MemRefArg))
 
-    for k, (label, path, sources) in enumerate(programs):
+    for k, (label, path, sources, deep_ok) in enumerate(programs):
         rank = domain_rank(path)
-        # Each program on three rank counts (all on 4), OpenMP on some.
-        counts = [4] + [[1, 2, 3, 6][(k + j) % 4] for j in range(2)]
+        # Each program on two rank counts (all on 4), OpenMP on some.
+        counts = [4, [1, 2, 3, 6][k % 4]]
         for n in counts:
-            plan[n].append(dict(label=label, path=path, sources=sources,
+            depth = 1 + (k + n) % 3 if deep_ok and n > 1 else 1
+            plan[n].append(dict(label=label, path=path, sources=sources, depth=depth,
                                 grid=grids[n][rank], openmp=(k + n) % 3 == 0, seed=k))
 
     def build(case):
-        compiled = compiler.compile_file(str(case["path"]), openmp=case["openmp"],
-                                         extra_sources=case["sources"],
-                                         distribute=case["grid"])
+        while True:
+            try:
+                compiled = compiler.compile_file(str(case["path"]), openmp=case["openmp"],
+                                                 extra_sources=case["sources"],
+                                                 distribute=case["grid"],
+                                                 halo_depth=case["depth"])
+                break
+            except compiler.CompileError as e:
+                # A deep halo wider than the smallest block: a shallower one.
+                if case["depth"] == 1 or "beyond its block" not in str(e):
+                    raise
+                case["depth"] -= 1
         case["compiled"] = compiled
         case["func"] = next(iter(compiled.signatures))
         case["swaps"] = "dmp.swap" in compiler.prepare_file(
-            str(case["path"]), (f"stencil-distribute=grid={case['grid']}",))
+            str(case["path"]), (f"stencil-distribute=grid={case['grid']} depth={case['depth']}",))
         return case
 
     def reference(case):
@@ -149,6 +162,8 @@ def main(workdir):
         for c in cases:
             c["reference"] = serial[c["label"]]
 
+    deep = sum(c["depth"] > 1 for cases in plan.values() for c in cases)
+    assert deep >= 15, f"only {deep} runs with deep halos"
     env = dict(os.environ, OMP_NUM_THREADS="2")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(compiler.__file__).parents[1]),
                                                       env.get("PYTHONPATH")]))
