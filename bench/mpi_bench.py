@@ -4,22 +4,25 @@
 This machine has two cores, so it cannot show scaling. For each program it
 prints, per grid:
 
-  counted   messages and bytes one rank sends per step (the most loaded
-            rank, from libStencilMpi's counters in a real run on that many
-            ranks, oversubscribed), and the points it computes per step;
+  counted   messages and bytes one rank sends per step, with halos
+            exchanged every step (depth 1) and every --depth steps: on 1-2
+            ranks libStencilMpi's counters in the real run, beyond that the
+            steady state of the most interior rank read off the program
+            --stencil-distribute emits (its exchanges and, with deep
+            halos, the points it computes redundantly per step);
   measured  seconds per step on 1 and 2 ranks (two processes, one per core:
             the same program in one run each, median of --runs);
   model     seconds per step at 8-512 ranks: the measured single-rank time
-            per point times the points of the largest block, plus per
-            exchange the messages times the latency and the bytes over the
-            bandwidth (--latency, --bandwidth; defaults for a 100 Gb/s
-            InfiniBand-class network). Labeled a model: nothing here ran on
-            more than 2 cores.
+            per point times the points of the largest block plus the
+            redundant ones, plus the messages times the latency and the
+            bytes over the bandwidth (--latency, --bandwidth; defaults for
+            a 100 Gb/s InfiniBand-class network). Labeled a model: nothing
+            here ran on more than 2 cores.
 
 Each real run is checked bit for bit against the single-process run first.
 
     /usr/bin/python3 bench/mpi_bench.py
-    /usr/bin/python3 bench/mpi_bench.py --shape 2048,2048 --steps 20 --latency 2e-6 --bandwidth 12e9
+    /usr/bin/python3 bench/mpi_bench.py --benchmarks jacobi2d --shape 2048,2048 --steps 20 --depth 4 --latency 2e-6 --bandwidth 12e9
 """
 
 import argparse
@@ -104,6 +107,7 @@ def main():
     ap.add_argument("--shape", help="interior shape (default per benchmark)")
     ap.add_argument("--steps", type=int, default=20)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--depth", type=int, default=4, help="deep halo: steps per exchange")
     ap.add_argument("--latency", type=float, default=1.5e-6, help="seconds per message")
     ap.add_argument("--bandwidth", type=float, default=12.5e9, help="bytes per second")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -130,60 +134,70 @@ def main():
         np.savez(ref, **{f"arg{i}": v for i, v in enumerate(values)})
         rank = len(shape)
         print(f"\n{name} {'x'.join(map(str, shape))}, {args.steps} steps, f64")
-        print(f"{'grid':>8} {'ranks':>5} {'msgs/step':>9} {'bytes/step':>10} "
-              f"{'points/rank':>11} {'s/step':>10}  source")
+        print(f"{'grid':>8} {'ranks':>5} {'depth':>5} {'msgs/step':>9} {'bytes/step':>10} "
+              f"{'points/rank':>11} {'redundant':>9} {'s/step':>10}  source")
         per_point = None
         for ranks in (1, 2, 8, 64, 512):
             dims = list(distributed.dims_create(ranks, min(rank, 3)))
             while len(dims) > 1 and dims[-1] == 1:
                 dims.pop()
             grid = "x".join(map(str, dims))
-            compiled = compiler.compile_file(str(path), distribute=grid)
-            dec = compiled.signatures[func].decomposition
-            points = block_points(dec)
-            if ranks <= 8:
-                # Counted (and for 1-2 ranks measured) in a real run.
-                result = run_case(compiled, func, ranks, str(ref),
-                                  args.runs if ranks <= 2 else 1)
-                msgs = result["messages"] / args.steps
-                sent = result["bytes"] / args.steps
+            for depth in ((1,) if ranks == 1 else (1, args.depth)):
+                compiled = compiler.compile_file(str(path), distribute=grid, halo_depth=depth)
+                dec = compiled.signatures[func].decomposition
+                points = block_points(dec)
+                msgs, sent, redundant = interior_traffic(dec, path, depth)
+                row = f"{grid:>8} {ranks:>5} {depth:>5} "
                 if ranks <= 2:
+                    # Measured, and counted by the runtime (the most loaded
+                    # rank, remainder steps included).
+                    result = run_case(compiled, func, ranks, str(ref), args.runs)
                     seconds = result["seconds"] / args.steps
                     if ranks == 1:
                         per_point = seconds / points
-                    source = "measured" + (" (2 cores)" if ranks == 2 else "")
-                    print(f"{grid:>8} {ranks:>5} {msgs:>9.0f} {sent:>10.0f} {points:>11} "
-                          f"{seconds:>10.3e}  {source}")
+                    print(row + f"{result['messages'] / args.steps:>9.2f} "
+                          f"{result['bytes'] / args.steps:>10.0f} {points:>11} "
+                          f"{redundant:>9.0f} {seconds:>10.3e}  measured"
+                          + (" (2 cores)" if ranks == 2 else ""))
                     continue
-                counted = (msgs, sent)
-            else:
-                # More ranks than this machine runs: the largest block's
-                # traffic is that of an interior rank of the same halo, which
-                # the 8-rank run bounds per face; scale the faces.
-                counted = None
-            if counted is None:
-                msgs, sent = face_traffic(dec, path)
-            seconds = per_point * points + msgs * args.latency + sent / args.bandwidth
-            print(f"{grid:>8} {ranks:>5} {msgs:>9.0f} {sent:>10.0f} {points:>11} "
-                  f"{seconds:>10.3e}  model{' (traffic counted)' if counted else ''}")
+                seconds = (per_point * (points + redundant) + msgs * args.latency
+                           + sent / args.bandwidth)
+                print(row + f"{msgs:>9.2f} {sent:>10.0f} {points:>11} {redundant:>9.0f} "
+                      f"{seconds:>10.3e}  model (interior rank)")
         print(f"(single process without MPI: {t1 / args.steps:.3e} s/step)")
 
 
-def face_traffic(dec, path):
-    """Messages and bytes per step of an interior rank, from the exchanges
-    the pass emits for its block (stencil-opt --stencil-distribute)."""
+def interior_traffic(dec, path, depth):
+    """Steady-state messages, bytes and redundant points per step of the
+    most interior rank, from the program --stencil-distribute emits: swaps
+    and stores inside a block loop (step = depth) count once per `depth`
+    steps, the others every step; an interior rank exchanges every entry."""
     import re
     grid = "x".join(map(str, dec.grid))
-    text = compiler.prepare_file(str(path), (f"stencil-distribute=grid={grid}",))
-    msgs = sent = 0
-    # The first block shape's copy (an interior rank exchanges every entry).
-    first = re.search(r"func\.func private @\w+_dmp_.*?\n  }\n", text, re.S).group(0)
-    for swap in re.findall(r'"dmp\.swap".*', first):
-        elem = 8
-        for size in re.findall(r"size \[([\d, ]+)\]", swap):
-            msgs += 1
-            sent += elem * int(np.prod([int(s) for s in size.split(",")]))
-    return msgs, sent
+    text = compiler.prepare_file(str(path), (f"stencil-distribute=grid={grid} depth={depth}",))
+    funcs = re.findall(r"func\.func private @(\w+_dmp_\w+)\(.*?\n  }\n", text, re.S)
+    bodies = dict(re.findall(r"func\.func private @(\w+_dmp_\w+)(\(.*?\n  }\n)", text, re.S))
+    # The copy without an end of the grid (l/h) in its name, else the first.
+    name = next((f for f in funcs if not re.search(r"\d[lh]", f.split("_dmp_")[1])), funcs[0])
+    msgs = sent = redundant = 0.0
+    in_block = False
+    elem = 4 if "xf32>" in bodies[name] else 8
+    for line in bodies[name].splitlines():
+        if "scf.for" in line:
+            in_block = depth > 1 and re.search(rf"step %c{depth}(_\d+)?\b", line) is not None
+        per_step = 1.0 / depth if in_block else 1.0
+        if '"dmp.swap"' in line:
+            for size in re.findall(r"size \[([\d, ]+)\]", line):
+                msgs += per_step
+                sent += per_step * elem * int(np.prod([int(v) for v in size.split(",")]))
+        store = re.search(r"stencil\.store .*\(<\[([-\d, ]+)\], \[([-\d, ]+)\]>\)", line)
+        if store and in_block:
+            lo = [int(v) for v in store.group(1).split(",")]
+            hi = [int(v) for v in store.group(2).split(",")]
+            block = [b - a for a, b in dec.block(0)] + \
+                [u - l for l, u in zip(dec.core_lb[len(dec.grid):], dec.core_ub[len(dec.grid):])]
+            redundant += per_step * (np.prod([h - l for l, h in zip(lo, hi)]) - np.prod(block))
+    return msgs, sent, redundant
 
 
 if __name__ == "__main__":
