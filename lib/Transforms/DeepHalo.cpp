@@ -22,13 +22,13 @@
 using namespace mlir;
 using namespace mlir::stencil;
 
-namespace {
-
-Value rootOf(Value field) {
+Value mlir::stencil::fieldRoot(Value field) {
   while (auto cast = field.getDefiningOp<CastOp>())
     field = cast.getField();
   return field;
 }
+
+namespace {
 
 using Box = std::pair<SmallVector<int64_t>, SmallVector<int64_t>>;
 
@@ -91,7 +91,7 @@ mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
     DenseSet<Value> roots;
     for (auto [init, arg] :
          llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs()))
-      if (isa<FieldType>(arg.getType()) && !roots.insert(rootOf(init)).second)
+      if (isa<FieldType>(arg.getType()) && !roots.insert(fieldRoot(init)).second)
         return loop.emitOpError("rotates a field that may alias another, "
                                 "which halos exchanged every ")
                << depth << " steps do not support";
@@ -162,14 +162,14 @@ LogicalResult mlir::stencil::widenBlockStores(scf::ForOp loop,
       auto store = dyn_cast<StoreOp>(op);
       if (!store)
         continue;
-      Value root = rootOf(store.getField());
+      Value root = fieldRoot(store.getField());
       Box box{SmallVector<int64_t>(coreLb), SmallVector<int64_t>(coreUb)};
       for (Operation *later : ArrayRef(ops).drop_front(p + 1)) {
         if (auto next = dyn_cast<StoreOp>(later);
-            next && rootOf(next.getField()) == root)
+            next && fieldRoot(next.getField()) == root)
           break;
         auto load = dyn_cast<LoadOp>(later);
-        if (!load || rootOf(load.getField()) != root)
+        if (!load || fieldRoot(load.getField()) != root)
           continue;
         auto temp = cast<TempType>(load.getRes().getType());
         if (temp.hasBounds())
@@ -209,13 +209,13 @@ SmallVector<BlockInput> mlir::stencil::blockInputs(scf::ForOp loop) {
   DenseSet<Value> stored;
   for (Operation &op : loop.getBody()->without_terminator()) {
     if (auto store = dyn_cast<StoreOp>(op)) {
-      stored.insert(rootOf(store.getField()));
+      stored.insert(fieldRoot(store.getField()));
       continue;
     }
     auto load = dyn_cast<LoadOp>(op);
     if (!load)
       continue;
-    Value root = rootOf(load.getField());
+    Value root = fieldRoot(load.getField());
     auto temp = cast<TempType>(load.getRes().getType());
     if (stored.contains(root) || !temp.hasBounds())
       continue;

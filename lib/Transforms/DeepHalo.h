@@ -10,6 +10,9 @@
 
 namespace mlir::stencil {
 
+/// The field a field value stands for: the source of its casts.
+Value fieldRoot(Value field);
+
 /// Splits every time loop of `func` that stores fields into a loop over
 /// blocks of `depth` steps (the body unrolled `depth` times) and a loop over
 /// the remaining steps. Returns the block loops. Fails (located error) on a

@@ -160,21 +160,13 @@ LogicalResult checkSupported(func::FuncOp func, BoundsAttr domain,
   return success();
 }
 
-/// The root a field value stands for: a function argument (through casts),
-/// or the value itself.
-Value rootOf(Value field) {
-  while (auto cast = field.getDefiningOp<CastOp>())
-    field = cast.getField();
-  return field;
-}
-
 /// The fields a function may write: roots of stores and of the buffers of
 /// time loops that rotate a written field, and fields that leave the
 /// stencil dialect (a frontend's cast to a memref may write them).
 DenseSet<Value> writtenFields(func::FuncOp func) {
   DenseSet<Value> written;
   std::function<void(Value)> mark = [&](Value field) {
-    field = rootOf(field);
+    field = fieldRoot(field);
     if (!written.insert(field).second)
       return;
     auto arg = dyn_cast<BlockArgument>(field);
@@ -206,7 +198,7 @@ DenseSet<Value> writtenFields(func::FuncOp func) {
 /// the function, or one that is not simply an argument.
 bool needsExchange(LoadOp load, const DenseSet<Value> &written,
                    func::FuncOp func) {
-  Value root = rootOf(load.getField());
+  Value root = fieldRoot(load.getField());
   auto arg = dyn_cast<BlockArgument>(root);
   bool isArgument = arg && arg.getOwner() == &func.getBody().front();
   return !isArgument || written.contains(root);
@@ -631,12 +623,11 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
         idx(topology[d]));
     if (classes[d].size() == 1)
       continue;
-    auto test = [&](arith::CmpIPredicate pred, int64_t v, bool want) {
-      Value cmp = arith::CmpIOp::create(b, loc, pred, coord, idx(v));
-      return want ? cmp
-                  : Value(arith::XOrIOp::create(
-                        b, loc, cmp,
-                        arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1)));
+    // `coord pred v` when `want`, its negation otherwise.
+    auto test = [&](arith::CmpIPredicate pred, int64_t v, bool want) -> Value {
+      if (!want)
+        pred = arith::invertPredicate(pred);
+      return arith::CmpIOp::create(b, loc, pred, coord, idx(v));
     };
     for (auto [i, cls] : llvm::enumerate(classes[d])) {
       if (!i)
