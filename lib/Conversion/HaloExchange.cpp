@@ -42,8 +42,9 @@ int64_t directionTag(ArrayRef<int64_t> dir) {
 }
 
 /// Copies the box `size` at `srcAt` of `src` to `dstAt` of `dst` with a
-/// loop nest (a memref.copy of a strided view would need MLIR's C runner
-/// library).
+/// parallel loop (a memref.copy of a strided view would need MLIR's C runner
+/// library; on the GPU path the loop becomes a kernel, so the fields stay on
+/// the device and only the packed buffers are exchanged).
 void copyBox(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> srcAt,
              Value dst, ArrayRef<int64_t> dstAt, ArrayRef<int64_t> size) {
   SmallVector<Value> lbs, ubs, steps;
@@ -52,7 +53,7 @@ void copyBox(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> srcAt,
     ubs.push_back(arith::ConstantIndexOp::create(b, loc, s));
     steps.push_back(arith::ConstantIndexOp::create(b, loc, 1));
   }
-  scf::buildLoopNest(
+  scf::ParallelOp::create(
       b, loc, lbs, ubs, steps,
       [&](OpBuilder &nb, Location l, ValueRange ivs) {
         auto shifted = [&](ArrayRef<int64_t> at) {

@@ -5,8 +5,9 @@
 # Devito-form families (acoustic/heat, wave with three buffers, damped,
 # coupled, loads after stores, elastic 2D/3D) at orders 2-8, and random
 # stencils (random ranks, radii, asymmetric offsets, chained applies, sizes
-# that do not divide, f32 and f64), on 1D/2D/3D process grids, sequential
-# and OpenMP, with halos exchanged every step or deep halos every 2 or 3
+# that do not divide, f32 and f64), on 1D/2D/3D process grids, sequential,
+# OpenMP and through the GPU mapping emulated on the CPU (halos packed by
+# kernels), with halos exchanged every step or deep halos every 2 or 3
 # steps: the gathered fields equal the single-process run bit for bit.
 # Everything is compiled here first (two at a time); one mpirun per rank
 # count runs its cases (this script again, with --worker).
@@ -60,7 +61,8 @@ def worker(cases_file):
             status = "ok" if same and moved else "FAIL"
             failed += status != "ok"
             print(f"{status} {case['label']} on {comm.size} ranks, grid "
-                  f"{'x'.join(map(str, dec.grid))}{' OpenMP' if case['openmp'] else ''}, "
+                  f"{'x'.join(map(str, dec.grid))}{' OpenMP' if case['openmp'] else ''}"
+                  f"{' GPU code emulated' if case['emulate_gpu'] else ''}, "
                   f"halo depth {case['depth']}: {messages} messages", flush=True)
     if comm.rank == 0 and failed:
         sys.exit(f"{failed} distributed runs differ from the single-process run")
@@ -115,12 +117,14 @@ def main(workdir):
         for n in counts:
             depth = 1 + (k + n) % 3 if deep_ok and n > 1 else 1
             plan[n].append(dict(label=label, path=path, sources=sources, depth=depth,
-                                grid=grids[n][rank], openmp=(k + n) % 3 == 0, seed=k))
+                                grid=grids[n][rank], openmp=(k + n) % 3 == 0, seed=k,
+                                emulate_gpu=k % 5 == 2))
 
     def build(case):
         while True:
             try:
                 compiled = compiler.compile_file(str(case["path"]), openmp=case["openmp"],
+                                                 emulate_gpu=case["emulate_gpu"],
                                                  extra_sources=case["sources"],
                                                  distribute=case["grid"],
                                                  halo_depth=case["depth"])
