@@ -72,10 +72,12 @@ void copyBox(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> srcAt,
 
 } // namespace
 
-void mlir::stencil::lowerHaloExchange(dmp::SwapOp swap, Value memref) {
-  auto module = swap->getParentOfType<ModuleOp>();
-  OpBuilder b(swap);
-  Location loc = swap.getLoc();
+void mlir::stencil::lowerHaloExchanges(
+    ArrayRef<std::pair<dmp::SwapOp, Value>> swaps) {
+  dmp::SwapOp first = swaps.front().first;
+  auto module = first->getParentOfType<ModuleOp>();
+  OpBuilder b(first);
+  Location loc = first.getLoc();
   Type i64 = b.getI64Type(), index = b.getIndexType();
   declare(module, "stencil_mpi_rank", {}, {i64});
   declare(module, "stencil_mpi_irecv", {i64, i64, i64, i64}, {});
@@ -88,7 +90,8 @@ void mlir::stencil::lowerHaloExchange(dmp::SwapOp swap, Value memref) {
   auto i64c = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, i64, v);
   };
-  ArrayRef<int64_t> topology = swap.getTopology().getShape();
+  // All swaps of a group share one process grid (one strategy per pass).
+  ArrayRef<int64_t> topology = first.getTopology().getShape();
   unsigned k = topology.size();
   Value rank = arith::IndexCastOp::create(
       b, loc, index,
@@ -103,69 +106,75 @@ void mlir::stencil::lowerHaloExchange(dmp::SwapOp swap, Value memref) {
         b, loc, arith::DivUIOp::create(b, loc, rank, idx(strides[d])),
         idx(topology[d])));
 
-  auto memrefType = cast<MemRefType>(memref.getType());
-  Type element = memrefType.getElementType();
-  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
   struct Posted {
+    Value memref;
     dmp::ExchangeAttr exchange;
     Value valid, sendBuffer, recvBuffer;
   };
   SmallVector<Posted> posted;
-  for (Attribute attr : swap.getSwaps()) {
-    auto exchange = cast<dmp::ExchangeAttr>(attr);
-    ArrayRef<int64_t> dir = exchange.getNeighbor();
-    // The neighbour's rank, or -1 at the edge of the grid.
-    Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
-    Value peer = idx(0);
-    for (unsigned d = 0; d < k; ++d) {
-      Value c = coords[d];
-      if (dir[d] < 0)
-        valid = arith::AndIOp::create(
-            b, loc, valid,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, c,
-                                  idx(-dir[d])));
-      if (dir[d] > 0)
-        valid = arith::AndIOp::create(
-            b, loc, valid,
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
-                                  idx(topology[d] - dir[d])));
-      Value n = dir[d] ? Value(arith::AddIOp::create(b, loc, c, idx(dir[d])))
-                       : c;
-      peer = arith::AddIOp::create(
-          b, loc, peer, arith::MulIOp::create(b, loc, n, idx(strides[d])));
-    }
-    Value peer64 = arith::SelectOp::create(
-        b, loc, valid, arith::IndexCastOp::create(b, loc, i64, peer),
-        i64c(-1));
+  for (auto [position, entry] : llvm::enumerate(swaps)) {
+    auto [swap, memref] = entry;
+    Type element = cast<MemRefType>(memref.getType()).getElementType();
+    int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+    for (Attribute attr : swap.getSwaps()) {
+      auto exchange = cast<dmp::ExchangeAttr>(attr);
+      ArrayRef<int64_t> dir = exchange.getNeighbor();
+      // The neighbour's rank, or -1 at the edge of the grid.
+      Value valid = arith::ConstantIntOp::create(b, loc, b.getI1Type(), 1);
+      Value peer = idx(0);
+      for (unsigned d = 0; d < k; ++d) {
+        Value c = coords[d];
+        if (dir[d] < 0)
+          valid = arith::AndIOp::create(
+              b, loc, valid,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, c,
+                                    idx(-dir[d])));
+        if (dir[d] > 0)
+          valid = arith::AndIOp::create(
+              b, loc, valid,
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, c,
+                                    idx(topology[d] - dir[d])));
+        Value n =
+            dir[d] ? Value(arith::AddIOp::create(b, loc, c, idx(dir[d]))) : c;
+        peer = arith::AddIOp::create(
+            b, loc, peer, arith::MulIOp::create(b, loc, n, idx(strides[d])));
+      }
+      Value peer64 = arith::SelectOp::create(
+          b, loc, valid, arith::IndexCastOp::create(b, loc, i64, peer),
+          i64c(-1));
 
-    auto bufferType = MemRefType::get(exchange.getSize(), element);
-    Value sendBuffer = memref::AllocOp::create(b, loc, bufferType);
-    Value recvBuffer = memref::AllocOp::create(b, loc, bufferType);
-    SmallVector<int64_t> source(exchange.getOffset());
-    for (auto [s, o] : llvm::zip(source, exchange.getSourceOffset()))
-      s += o;
-    auto pack = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
-    {
-      OpBuilder tb = pack.getThenBodyBuilder();
-      SmallVector<int64_t> origin(source.size(), 0);
-      copyBox(tb, loc, memref, source, sendBuffer, origin, exchange.getSize());
+      auto bufferType = MemRefType::get(exchange.getSize(), element);
+      Value sendBuffer = memref::AllocOp::create(b, loc, bufferType);
+      Value recvBuffer = memref::AllocOp::create(b, loc, bufferType);
+      SmallVector<int64_t> source(exchange.getOffset());
+      for (auto [s, o] : llvm::zip(source, exchange.getSourceOffset()))
+        s += o;
+      auto pack = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
+      {
+        OpBuilder tb = pack.getThenBodyBuilder();
+        SmallVector<int64_t> origin(source.size(), 0);
+        copyBox(tb, loc, memref, source, sendBuffer, origin,
+                exchange.getSize());
+      }
+      Value bytes = i64c(exchange.getNumElements() * elementBytes);
+      auto pointer = [&](Value buffer) -> Value {
+        return arith::IndexCastOp::create(
+            b, loc, i64,
+            memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
+      };
+      // What this rank receives from `dir` was sent in direction -dir by
+      // the same swap of the group.
+      SmallVector<int64_t> back = llvm::map_to_vector(
+          dir, [](int64_t d) { return -d; });
+      int64_t base = position * 27;
+      func::CallOp::create(b, loc, "stencil_mpi_irecv", TypeRange{},
+                           ValueRange{pointer(recvBuffer), bytes, peer64,
+                                      i64c(base + directionTag(back))});
+      func::CallOp::create(b, loc, "stencil_mpi_isend", TypeRange{},
+                           ValueRange{pointer(sendBuffer), bytes, peer64,
+                                      i64c(base + directionTag(dir))});
+      posted.push_back({memref, exchange, valid, sendBuffer, recvBuffer});
     }
-    Value bytes = i64c(exchange.getNumElements() * elementBytes);
-    auto pointer = [&](Value buffer) -> Value {
-      return arith::IndexCastOp::create(
-          b, loc, i64,
-          memref::ExtractAlignedPointerAsIndexOp::create(b, loc, buffer));
-    };
-    // What this rank receives from `dir` was sent in direction -dir.
-    SmallVector<int64_t> back = llvm::map_to_vector(
-        dir, [](int64_t d) { return -d; });
-    func::CallOp::create(b, loc, "stencil_mpi_irecv", TypeRange{},
-                         ValueRange{pointer(recvBuffer), bytes, peer64,
-                                    i64c(directionTag(back))});
-    func::CallOp::create(b, loc, "stencil_mpi_isend", TypeRange{},
-                         ValueRange{pointer(sendBuffer), bytes, peer64,
-                                    i64c(directionTag(dir))});
-    posted.push_back({exchange, valid, sendBuffer, recvBuffer});
   }
   func::CallOp::create(b, loc, "stencil_mpi_waitall", TypeRange{},
                        ValueRange{});
@@ -174,7 +183,7 @@ void mlir::stencil::lowerHaloExchange(dmp::SwapOp swap, Value memref) {
     {
       OpBuilder tb = unpack.getThenBodyBuilder();
       SmallVector<int64_t> origin(p.exchange.getSize().size(), 0);
-      copyBox(tb, loc, p.recvBuffer, origin, memref, p.exchange.getOffset(),
+      copyBox(tb, loc, p.recvBuffer, origin, p.memref, p.exchange.getOffset(),
               p.exchange.getSize());
     }
     memref::DeallocOp::create(b, loc, p.sendBuffer);

@@ -7,12 +7,13 @@
 
 namespace mlir::stencil {
 
-/// Replaces `swap` by the exchange of its regions of `memref` (the field's
-/// buffer) with the neighbouring ranks through the project's MPI runtime
+/// Lowers consecutive swaps, each with the memref of its field's buffer, to
+/// one exchange through the project's MPI runtime
 /// (lib/Runtime/MpiRuntime.cpp): every region is packed into a contiguous
-/// buffer, all receives and sends are posted, then waited for together, and
-/// the received regions are unpacked into the halo. The swap is not erased.
-void lowerHaloExchange(dmp::SwapOp swap, Value memref);
+/// buffer, all receives and sends of all the swaps are posted, then waited
+/// for together, and the received regions are unpacked into the halos. The
+/// code goes before the first swap; the swaps are not erased.
+void lowerHaloExchanges(ArrayRef<std::pair<dmp::SwapOp, Value>> swaps);
 
 } // namespace mlir::stencil
 

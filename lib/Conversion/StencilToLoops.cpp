@@ -138,6 +138,7 @@ private:
   void analyzeBlock(Block &block);
   bool touchesField(Operation *op, Value root);
   LogicalResult lowerUnrealizedCast(UnrealizedConversionCastOp op);
+  LogicalResult lowerSwaps(dmp::SwapOp first);
   void copyBox(OpBuilder &b, Location loc, ArrayRef<int64_t> lb,
                ArrayRef<int64_t> ub, const Storage &from, const Storage &to);
 
@@ -152,6 +153,8 @@ private:
   bool parallel;
   bool parallelAllDims;
   const FieldAliases &aliases;
+  /// Swaps lowered with an earlier one of their group.
+  DenseSet<Operation *> loweredSwaps;
   /// Memref of each field value (cast results and converted arguments).
   DenseMap<Value, Value> fields;
   /// Storage of each temp value.
@@ -658,6 +661,27 @@ StencilLowering::lowerUnrealizedCast(UnrealizedConversionCastOp op) {
   return success();
 }
 
+/// A run of consecutive swaps exchanges in one round: all messages posted,
+/// one wait.
+LogicalResult StencilLowering::lowerSwaps(dmp::SwapOp first) {
+  if (loweredSwaps.contains(first))
+    return success();
+  SmallVector<std::pair<dmp::SwapOp, Value>> group;
+  for (Operation *op = first; op; op = op->getNextNode()) {
+    auto swap = dyn_cast<dmp::SwapOp>(op);
+    if (!swap || swap.getTopology() != first.getTopology())
+      break;
+    Value memref = lookupMemref(swap.getField());
+    if (!memref)
+      return swap.emitOpError("exchanges the halo of a field the lowering "
+                              "does not know");
+    group.push_back({swap, memref});
+    loweredSwaps.insert(swap);
+  }
+  lowerHaloExchanges(group);
+  return success();
+}
+
 LogicalResult StencilLowering::lowerBlock(Block &block) {
   blockBuffers.clear();
   analyzeBlock(block);
@@ -673,14 +697,7 @@ LogicalResult StencilLowering::lowerBlock(Block &block) {
             .Case([&](BufferOp o) { return lowerBuffer(o); })
             .Case([&](CombineOp o) { return lowerCombine(o); })
             .Case([&](poly::ScopOp o) { return lowerScop(o); })
-            .Case([&](dmp::SwapOp o) -> LogicalResult {
-              Value memref = lookupMemref(o.getField());
-              if (!memref)
-                return o.emitOpError("exchanges the halo of a field the "
-                                     "lowering does not know");
-              lowerHaloExchange(o, memref);
-              return success();
-            })
+            .Case([&](dmp::SwapOp o) { return lowerSwaps(o); })
             .Case([&](UnrealizedConversionCastOp o) {
               return lowerUnrealizedCast(o);
             })

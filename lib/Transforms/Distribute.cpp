@@ -45,15 +45,10 @@ using namespace mlir::stencil;
 
 namespace {
 
-/// The blocks of one dimension: `n` points over `ranks` ranks.
+/// The blocks of one dimension: `n` points over `ranks` ranks, the first
+/// `remainder` ranks one point more than `base`.
 struct BlockSplit {
   int64_t base, remainder;
-  /// The distinct block sizes, larger first.
-  SmallVector<int64_t> sizes() const {
-    if (remainder)
-      return {base + 1, base};
-    return {base};
-  }
 };
 
 /// The blocks of one dimension that need different code: their size and,
@@ -237,6 +232,30 @@ bool readsTowards(LoadOp load, ArrayRef<int64_t> dir) {
   return false;
 }
 
+/// Moves every swap up past the loads, other swaps and pure ops before it
+/// (never past a store, which may write the field it sends, nor its
+/// field's definition), so that the swaps of a step stand together and
+/// exchange in one round (one wait for all their messages).
+void hoistSwaps(ModuleOp module) {
+  SmallVector<dmp::SwapOp> swaps;
+  module.walk([&](dmp::SwapOp swap) { swaps.push_back(swap); });
+  for (dmp::SwapOp swap : swaps) {
+    Value root = fieldRoot(swap.getField());
+    Operation *above = swap->getPrevNode();
+    while (above && above != swap.getField().getDefiningOp()) {
+      bool movable = isa<LoadOp, dmp::SwapOp>(above) || isPure(above);
+      if (!movable || (isa<dmp::SwapOp>(above) &&
+                       fieldRoot(cast<dmp::SwapOp>(above).getField()) == root))
+        break;
+      above = above->getPrevNode();
+    }
+    if (above)
+      swap->moveAfter(above);
+    else
+      swap->moveBefore(&swap->getBlock()->front());
+  }
+}
+
 struct StencilDistributePass
     : stencil::impl::StencilDistributeBase<StencilDistributePass> {
   using Base::Base;
@@ -244,7 +263,7 @@ struct StencilDistributePass
   void runOnOperation() override;
 
 private:
-  LogicalResult parseGrid();
+  LogicalResult parseOptions();
   LogicalResult distribute(func::FuncOp func);
   /// A swap whose exchanges are known once the loaded temp has bounds: its
   /// load, the block of its variant and the smallest block of any rank (no
@@ -268,7 +287,7 @@ private:
   std::vector<PendingSwap> pending;
 };
 
-LogicalResult StencilDistributePass::parseGrid() {
+LogicalResult StencilDistributePass::parseOptions() {
   topology.clear();
   StringRef rest = grid;
   if (rest.empty())
@@ -288,6 +307,10 @@ LogicalResult StencilDistributePass::parseGrid() {
     return emitError(UnknownLoc::get(&getContext()))
            << "--stencil-distribute: grid=" << grid
            << " has more than 3 dimensions";
+  if (depth < 1)
+    return emitError(UnknownLoc::get(&getContext()))
+           << "--stencil-distribute: depth=" << static_cast<int64_t>(depth)
+           << " is not a number of steps (1: exchange every step)";
   return success();
 }
 
@@ -770,7 +793,7 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
 
 void StencilDistributePass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (failed(parseGrid()))
+  if (failed(parseOptions()))
     return signalPassFailure();
   SmallVector<func::FuncOp> funcs;
   for (auto func : module.getOps<func::FuncOp>())
@@ -812,6 +835,7 @@ void StencilDistributePass::runOnOperation() {
     if (failed(computeExchanges(p)))
       return signalPassFailure();
   pending.clear();
+  hoistSwaps(module);
   nextSlot = 0;
 }
 

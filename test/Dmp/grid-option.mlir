@@ -2,10 +2,12 @@
 // RUN: not stencil-opt %s --stencil-distribute="grid=2x0" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not stencil-opt %s --stencil-distribute="grid=2x2x2x2" 2>&1 | FileCheck %s --check-prefix=DEEP
 // RUN: not stencil-opt %s --stencil-distribute 2>&1 | FileCheck %s --check-prefix=NONE
+// RUN: not stencil-opt %s --stencil-distribute="grid=2 depth=0" 2>&1 | FileCheck %s --check-prefix=DEPTH
 // RUN: stencil-opt %s --stencil-distribute="grid=3" | FileCheck %s --check-prefix=ONE
 // BAD: error: --stencil-distribute: grid={{.*}} is not a list of positive rank counts such as 2x2
 // DEEP: error: --stencil-distribute: grid=2x2x2x2 has more than 3 dimensions
 // NONE: error: --stencil-distribute needs grid=PxQ (ranks per dimension)
+// DEPTH: error: --stencil-distribute: depth=0 is not a number of steps (1: exchange every step)
 // 32 = 11 + 11 + 10 along dimension 0 only: two block shapes.
 // ONE: func.func private @f_dmp_11(
 // ONE: #dmp.grid_slice_1d<#dmp.topo<3>, false>

@@ -25,3 +25,23 @@ func.func @swap(%u : !stencil.field<[-1,33]x[-1,33]xf64>) {
       : (!stencil.field<[-1,33]x[-1,33]xf64>) -> ()
   return
 }
+
+// Consecutive swaps exchange in one round: both fields' messages posted
+// (the second swap's tags offset by 27), one wait, then both unpacked.
+// CHECK-LABEL: func.func @two_swaps(
+// CHECK: call @stencil_mpi_rank()
+// CHECK-NOT: call @stencil_mpi_rank()
+// CHECK: call @stencil_mpi_isend(%{{.*}}, %c256_i64, %{{.*}}, %c7_i64)
+// CHECK: call @stencil_mpi_isend(%{{.*}}, %c256_i64{{.*}}, %{{.*}}, %c34_i64)
+// CHECK: call @stencil_mpi_waitall()
+// CHECK-NOT: call @stencil_mpi_waitall()
+// CHECK: return
+func.func @two_swaps(%u : !stencil.field<[-1,33]x[-1,33]xf64>, %v : !stencil.field<[-1,33]x[-1,33]xf64>) {
+  "dmp.swap"(%u) {strategy = #dmp.grid_slice_2d<#dmp.topo<2x2>, false>,
+                  swaps = [#dmp.exchange<at [33, 1] size [1, 32] source offset [-1, 0] to [1, 0]>]}
+      : (!stencil.field<[-1,33]x[-1,33]xf64>) -> ()
+  "dmp.swap"(%v) {strategy = #dmp.grid_slice_2d<#dmp.topo<2x2>, false>,
+                  swaps = [#dmp.exchange<at [33, 1] size [1, 32] source offset [-1, 0] to [1, 0]>]}
+      : (!stencil.field<[-1,33]x[-1,33]xf64>) -> ()
+  return
+}
