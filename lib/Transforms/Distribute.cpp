@@ -203,9 +203,11 @@ bool needsExchange(LoadOp load, const DenseSet<Value> &written,
 /// neighbour at grid offset `dir` (a sign per decomposed dimension).
 bool readsTowards(LoadOp load, ArrayRef<int64_t> dir) {
   for (OpOperand &use : load.getRes().getUses()) {
+    if (isa<StoreOp>(use.getOwner()))
+      continue; // a copy of the loaded values reads no neighbour
     auto apply = dyn_cast<ApplyOp>(use.getOwner());
     if (!apply)
-      continue; // a store or buffer of the loaded values reads no neighbour
+      return true; // through a buffer or combine: assume every direction
     // Chained applies compose offsets: assume every direction.
     for (Value res : apply.getRes())
       for (Operation *user : res.getUsers())
