@@ -167,10 +167,11 @@ def runtime_missing(e):
 class Config:
     """One kernel with its tile sizes and thread blocks."""
 
-    def __init__(self, name, hex_opts, threads, block):
+    def __init__(self, name, hex_opts, threads, block, extra=None):
         self.name = name
         self.spec = B.BENCHMARKS[name]
         self.hex, self.threads, self.block = hex_opts, threads, tuple(block)
+        self.extra = dict(extra or {})
         k = statements_per_step(self.spec)
         m = re.search(r"(?:^|\s)h=(\d+)", hex_opts)
         if m:
@@ -180,20 +181,28 @@ class Config:
         # time steps one tile spans (2h+2 canonical steps, k per time step)
         self.span = max(1, (2 * h + 2) // k)
 
-    def hex_pass(self):
-        return f"hex-tile={self.hex}" if self.hex else "hex-tile"
+    def variants(self):
+        """untiled, hex, then the --variant ones."""
+        return ["untiled", "hex", *self.extra]
+
+    def hex_pass(self, variant="hex"):
+        hex_opts = self.extra[variant][0] if variant in self.extra else self.hex
+        return f"hex-tile={hex_opts}" if hex_opts else "hex-tile"
 
     def gpu_options(self, variant):
         opts = [f"block-sizes={','.join(map(str, self.block))}"]
-        if variant == "hex" and self.threads:
+        if variant in self.extra:
+            opts.insert(0, self.extra[variant][1])
+        elif variant == "hex" and self.threads:
             opts.insert(0, f"threads={self.threads}")
-        return " ".join(opts)
+        return " ".join(o for o in opts if o)
 
     def describe(self, variant):
         gpu = f'--convert-to-gpu="{self.gpu_options(variant)}"'
         if variant == "untiled":
             return gpu
-        return (f'--hex-tile="{self.hex}" ' if self.hex else "--hex-tile ") + gpu
+        hex_opts = self.hex_pass(variant).partition("=")[2]
+        return (f'--hex-tile="{hex_opts}" ' if hex_opts else "--hex-tile ") + gpu
 
 
 def check_steps(steps, span):
@@ -238,7 +247,7 @@ def compile_ours(cfg, variant, mlir, wd, emulate):
     if "gpu_options" not in params:
         raise CompileError("stencil.compiler.compile_file has no gpu_options= parameter")
     kw["gpu_options"] = cfg.gpu_options(variant)
-    passes = (cfg.hex_pass(),) if variant == "hex" else ()
+    passes = (cfg.hex_pass(variant),) if variant != "untiled" else ()
     return SC.compile_file(str(mlir), workdir=str(wd), extra_passes=passes, **kw)
 
 
@@ -285,8 +294,13 @@ def sanitize(exe, argv, args):
         if not sanitizer:
             lines.append((label, "SKIP", "compute-sanitizer not found"))
             continue
-        proc = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "9",
-                               str(exe), *argv], capture_output=True, text=True)
+        try:
+            proc = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "9",
+                                   str(exe), *argv], capture_output=True, text=True,
+                                  timeout=getattr(args, "sanitize_timeout", None))
+        except subprocess.TimeoutExpired:
+            lines.append((label, "TIMEOUT", f"over {args.sanitize_timeout} s"))
+            continue
         summary = (proc.stdout.strip().splitlines() or [""])[-1]
         lines.append((label, "PASS" if proc.returncode == 0 else "FAIL",
                       summary if proc.returncode == 0 else (proc.stdout + proc.stderr)[-2000:]))
@@ -328,7 +342,7 @@ def small_check(cfg, ety, args, wd):
                 results[label] = read_fields(spec, shape, ety, prefix + "naive.bin")
             else:
                 libs = []
-                for variant in ("untiled", "hex"):
+                for variant in cfg.variants():
                     lib = compile_ours(cfg, variant, mlir, wd / variant, emulate=False)
                     libs += ["--lib", f"{variant}={lib.library}"]
                 check_argv = ["--init", str(init), "--dump", prefix, *libs, "--runs", "1",
@@ -337,7 +351,7 @@ def small_check(cfg, ety, args, wd):
                 run_driver(exe, check_argv)
                 results[label] = read_fields(spec, shape, ety, prefix + "naive.bin")
                 lines += sanitize(exe, check_argv, args)
-                for variant in ("untiled", "hex"):
+                for variant in cfg.variants():
                     results[variant] = read_fields(spec, shape, ety, f"{prefix}{variant}.bin")
         except (CompileError, OSError, ValueError, subprocess.SubprocessError) as e:
             failed(label, e)
@@ -346,7 +360,7 @@ def small_check(cfg, ety, args, wd):
         if not args.check_only:
             lines.append(("untiled, hex on the GPU", "SKIP", "the driver needs nvcc"))
     if args.check_only:
-        for variant in ("untiled", "hex"):
+        for variant in cfg.variants():
             label = f"{variant} (GPU code emulated on the CPU)"
             try:
                 lib = StencilLibrary(compile_ours(cfg, variant, mlir, wd / f"emu-{variant}",
@@ -402,7 +416,7 @@ def build_bench(cfg, ety, args, wd):
     else:
         lines.append(("naive CUDA and copy driver", "SKIP", args.nvcc_missing))
     kernels = "cubin by ptxas" if args.ptxas else "PTX: no ptxas found"
-    for variant in ("untiled", "hex"):
+    for variant in cfg.variants():
         label = f"{variant} {cfg.describe(variant)} ({kernels})"
         t0 = time.perf_counter()
         try:
@@ -417,10 +431,11 @@ def build_bench(cfg, ety, args, wd):
     return exe, libs, lines, problems
 
 
-def measure(cfg, ety, exe, libs, args, wd):
+def measure(cfg, ety, exe, libs, args, wd, shape=None, steps=None, timeout=None):
     """Runs the driver at the benchmark size; returns the result row."""
     spec = cfg.spec
-    shape, steps = bench_sizes(spec, args)
+    if shape is None:
+        shape, steps = bench_sizes(spec, args)
     out = Path(wd) / "result.json"
     argv = ["--json", str(out), "--runs", str(args.runs), "--warmup", str(args.warmup),
             "--copy-reps", str(args.copy_reps)]
@@ -428,12 +443,13 @@ def measure(cfg, ety, exe, libs, args, wd):
         argv += ["--lib", f"{variant}={lib}"]
     if args.inject_mismatch:
         argv.append("--inject-mismatch")
-    run_driver(exe, argv)
+    run_driver(exe, argv, timeout=timeout)
     raw = json.loads(out.read_text())
     points = int(np.prod(shape)) * steps
     row = {"example": spec.name, "dtype": ety, "shape": list(shape), "steps": steps,
            "points": points, "hex_options": cfg.hex, "threads": cfg.threads,
-           "block": list(cfg.block), "device": raw["device"], "problems": []}
+           "block": list(cfg.block), "device": raw["device"], "problems": [],
+           "variant_options": {v: cfg.describe(v) for v in libs}}
     for variant, d in raw["variants"].items():
         med = statistics.median(d["ms"])
         row[f"{variant}_ms"] = d["ms"]
@@ -464,6 +480,229 @@ def measure(cfg, ety, exe, libs, args, wd):
 
 
 # --------------------------------------------------------------------------
+# 3. Prepared runs: everything built here, run where only the GPU is
+#
+# A lent GPU machine has CUDA but not the compiler (LLVM/MLIR), and its time
+# is short. --prepare DIR builds on this machine what the run needs -- the
+# drivers (nvcc), our libraries with their cubins (ptxas),
+# libStencilCudaRuntime.so -- and writes DIR/plan.json; --prepared DIR runs
+# them there with numpy alone (which also makes the check's inputs and
+# reference results there).
+
+PLAN = "plan.json"
+
+
+def prepare(configs, args, workdir):
+    """Builds every configuration into args.prepare; returns the problems."""
+    out = Path(args.prepare).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    lib_dir = out / "lib"
+    lib_dir.mkdir(exist_ok=True)
+    shutil.copy2(SC.find_cuda_runtime(), lib_dir / "libStencilCudaRuntime.so")
+
+    def keep(src, dst):
+        dst = out / dst
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+        return str(dst.relative_to(out))
+
+    entries, problems = [], []
+    for cfg in configs:
+        spec = cfg.spec
+        for ety in args.dtypes:
+            tag = f"{cfg.name}-{ety}"
+            wd = workdir / tag
+            t0 = time.perf_counter()
+            try:
+                shape, steps = (QUICK_CHECK_SIZES if args.quick else CHECK_SIZES)[spec.rank]
+                steps = check_steps(steps, cfg.span)
+                cw = wd / "check"
+                cw.mkdir(parents=True, exist_ok=True)
+                mlir = cw / f"{spec.name}.mlir"
+                mlir.write_text(spec.mlir(shape, steps, ety))
+                # the inputs and numpy's results are made where the check runs:
+                # they are larger than everything else together
+                check = {"size": size_label(shape, steps), "shape": list(shape),
+                         "steps": steps, "seed": args.seed,
+                         "driver": keep(build_driver(spec, shape, steps, ety, cfg.block,
+                                                     cw / "naive", args),
+                                        f"{tag}/check/gpu_driver"), "libs": {}}
+                for variant in cfg.variants():
+                    lib = compile_ours(cfg, variant, mlir, cw / variant, emulate=False).library
+                    check["libs"][variant] = keep(lib, f"{tag}/check/{variant}/{Path(lib).name}")
+                exe, libs, lines, bproblems = build_bench(cfg, ety, args, wd / "bench")
+                if bproblems or exe is None:
+                    raise CompileError("; ".join(bproblems) or "no driver (nvcc missing)")
+                shape, steps = bench_sizes(spec, args)
+                bench = {"shape": list(shape), "steps": steps,
+                         "driver": keep(exe, f"{tag}/bench/gpu_driver"),
+                         "libs": {v: keep(lib, f"{tag}/bench/{v}/{Path(lib).name}")
+                                  for v, lib in libs.items()}}
+            except (CompileError, OSError, ValueError) as e:
+                problems.append(f"{tag}: {short_error(e)}")
+                log(f"prepare {tag}: FAIL {short_error(e)}")
+                continue
+            entries.append({"example": cfg.name, "dtype": ety, "hex_options": cfg.hex,
+                            "threads": cfg.threads, "block": list(cfg.block),
+                            "options": {v: cfg.describe(v) for v in cfg.variants()},
+                            "check": check, "bench": bench})
+            log(f"prepare {tag}: OK ({time.perf_counter() - t0:.0f} s)")
+    info = tool_info(args)
+    (out / PLAN).write_text(json.dumps({"info": info, "argv": args.argv, "arch": args.arch,
+                                        "entries": entries}, indent=1))
+    log(f"wrote {out / PLAN}: {len(entries)} configurations; run it with "
+        f"bench/gpu_bench.py --prepared {out}")
+    return problems
+
+
+def platform_line():
+    """The host's processor, from lscpu."""
+    try:
+        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    except OSError:
+        return "?"
+    m = re.search(r"^Model name:\s*(.+)$", lscpu, re.M)
+    return m.group(1).strip() if m else "?"
+
+
+class PreparedConfig:
+    """What measure() and markdown() need of a Config, from plan.json."""
+
+    def __init__(self, entry):
+        self.name = entry["example"]
+        self.spec = B.BENCHMARKS[self.name]
+        self.hex, self.threads, self.block = (entry["hex_options"], entry["threads"],
+                                              tuple(entry["block"]))
+        self.options = entry.get("options", {})
+
+    def describe(self, variant):
+        return self.options.get(variant, "")
+
+
+def run_prepared(args):
+    """Runs a --prepare'd directory: per configuration the check (every
+    variant against numpy, bit for bit), the timed run at the benchmark size,
+    then compute-sanitizer over the checks. Stops starting work after
+    --deadline seconds; writes --json/--markdown after every configuration so
+    that a killed run still leaves its results."""
+    root = Path(args.prepared).resolve()
+    plan = json.loads((root / PLAN).read_text())
+    os.environ["LD_LIBRARY_PATH"] = os.pathsep.join(
+        filter(None, [str(root / "lib"), os.environ.get("LD_LIBRARY_PATH")]))
+    info = plan["info"]
+    info["built on"] = info.pop("Model name", "?")
+    info["Model name"] = platform_line()
+    args.arch = plan["arch"]
+    started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
+    t_start = time.perf_counter()
+    entries = plan["entries"]
+    if args.kernels_pos or args.kernels:
+        want_names = set(args.kernels_pos) | set(filter(None, (args.kernels or "").split(",")))
+        entries = [e for e in entries if e["example"] in want_names]
+    entries = [e for e in entries if e["dtype"] in args.dtypes]
+    checks, rows = [], []
+
+    def left():
+        return args.deadline - (time.perf_counter() - t_start) if args.deadline else 1e9
+
+    def save():
+        elapsed = time.perf_counter() - t_start
+        if args.json:
+            Path(args.json).write_text(json.dumps(
+                {"info": info, "started": started, "argv": args.argv, "checks": checks,
+                 "rows": rows}, indent=1, default=str))
+        if args.markdown:
+            Path(args.markdown).write_text(markdown(rows, checks, info, args, started, elapsed))
+
+    pending_sanitize = []
+    for e in entries:
+        if left() <= 0:
+            log(f"deadline: {e['example']} {e['dtype']} and later not run")
+            break
+        cfg, ety = PreparedConfig(e), e["dtype"]
+        spec = cfg.spec
+        check = {"example": cfg.name, "dtype": ety, "problems": [], "skipped": []}
+        checks.append(check)
+        wd = Path(tempfile.mkdtemp(prefix=f"gpu-bench-{cfg.name}-{ety}-"))
+        c = e["check"]
+        prefix = str(wd / "out.")
+        inputs = B.make_inputs(spec.name, c["shape"], ety, seed=c["seed"])
+        want = spec.reference(inputs, c["steps"])
+        write_inputs(spec, inputs, wd / "init.bin")
+        check_argv = ["--init", str(wd / "init.bin"), "--dump", prefix, "--runs", "1",
+                      "--warmup", "0", "--copy-reps", "1", "--json", str(wd / "check.json")]
+        for variant, lib in c["libs"].items():
+            check_argv += ["--lib", f"{variant}={root / lib}"]
+        exe = root / c["driver"]
+        log(f"check {cfg.name} {ety} {c['size']}:")
+        try:
+            run_driver(exe, check_argv, timeout=120)
+            for variant in ("naive", *c["libs"]):
+                got = read_fields(spec, c["shape"], ety, f"{prefix}{variant}.bin")
+                if args.inject_mismatch:
+                    CB.inject(spec, c["steps"], got)
+                bad = differences(got, want, spec.fields)
+                log(f"  {variant} == numpy: {'FAIL' if bad else 'PASS'}"
+                    + (f" ({'; '.join(bad)})" if bad else ""))
+                check["problems"] += [f"{variant} != numpy: {d}" for d in bad]
+            pending_sanitize.append((check, exe, check_argv))
+        except (CompileError, OSError, ValueError, subprocess.SubprocessError) as err:
+            check["problems"].append(f"check: {short_error(err)}")
+            log(f"  FAIL {short_error(err)}")
+        b = e["bench"]
+        libs = {v: str(root / lib) for v, lib in b["libs"].items()}
+        try:
+            r = measure(cfg, ety, root / b["driver"], libs, args, wd, tuple(b["shape"]),
+                        b["steps"], timeout=max(30, min(300, left())))
+        except (CompileError, OSError, ValueError, KeyError,
+                subprocess.SubprocessError) as err:
+            msg = short_error(err)
+            check["problems"].append(f"run: {msg}")
+            rows.append({"example": cfg.name, "dtype": ety, "error": msg})
+            log(f"ERROR {cfg.name} {ety}: {msg}")
+            save()
+            continue
+        rows.append(r)
+        check["problems"] += r["problems"]
+        log(f"time  {cfg.name} {ety} {size_label(b['shape'], b['steps'])}: hex "
+            f"{r.get('hex_gsts', 0):.2f} untiled {r.get('untiled_gsts', 0):.2f} naive "
+            f"{r.get('naive_gsts', 0):.2f} roofline {r['roofline_gsts']:.2f} GSt/s "
+            f"(copy {r['copy_gbs']:.0f} GB/s); full-size hex == untiled == naive: "
+            + ("PASS" if not r["problems"] else "FAIL"))
+        save()
+    # f32 first: with little time left every kernel is still covered once
+    pending_sanitize.sort(key=lambda x: x[0]["dtype"] != "f32")
+    for check, exe, check_argv in pending_sanitize if args.sanitize else ():
+        if left() <= 0:
+            log(f"deadline: compute-sanitizer not run from {check['example']} {check['dtype']} on")
+            break
+        log(f"compute-sanitizer {check['example']} {check['dtype']}:")
+        for label, verdict, detail in sanitize(exe, check_argv, args):
+            log(f"  {label}: {verdict}" + (f" ({detail})" if detail else ""))
+            check.setdefault("sanitizer", []).append([label, verdict, detail])
+            if verdict == "FAIL":
+                check["problems"].append(f"{label}: {detail}")
+        save()
+    if rows:
+        dev = next((r["device"] for r in rows if "device" in r), None)
+        if dev:
+            log(f"\nGPU: {device_line(dev)}")
+        log(text_table(rows))
+        table = variant_table(rows)
+        if table:
+            log("\n" + table)
+    bad = [c for c in checks if c["problems"]]
+    log(f"\nbit-exact checks: {'PASS' if not bad else 'FAIL'} "
+        f"({len(checks) - len(bad)} of {len(checks)} example/dtype pairs)")
+    for c in bad:
+        for pr in c["problems"]:
+            log(f"  FAIL {c['example']} {c['dtype']}: {pr}")
+    save()
+    log(f"done in {time.perf_counter() - t_start:.0f} s")
+    return 1 if bad else 0
+
+
+# --------------------------------------------------------------------------
 # Reporting
 
 
@@ -489,6 +728,33 @@ def text_table(rows):
     return "\n".join(lines)
 
 
+def variant_table(rows, markdown=False):
+    """GSt/s of every variant of every row (with --variant), and its ratio to
+    the naive kernels."""
+    names = []
+    for r in rows:
+        names += [k[:-5] for k in r if k.endswith("_gsts") and k[:-5] not in names]
+    if not any(n not in ("naive", "untiled", "hex") for n in names):
+        return ""
+    lines = []
+    for r in rows:
+        if "error" in r:
+            continue
+        for n in names:
+            if f"{n}_gsts" not in r:
+                continue
+            ratio = r[f"{n}_gsts"] / r["naive_gsts"] if r.get("naive_gsts") else None
+            cells = [r["example"], r["dtype"], n, f"{r[f'{n}_gsts']:.2f}",
+                     f"{ratio:.2f}" if ratio else "n/a", r.get("variant_options", {}).get(n, "")]
+            lines.append("| " + " | ".join(cells) + " |" if markdown else
+                         f"{cells[0]:14s} {cells[1]:5s} {cells[2]:14s} {cells[3]:>8s} "
+                         f"{cells[4]:>6s}  {cells[5]}")
+    head = ("| example | dtype | variant | GSt/s | / naive | options |\n|---|---|---|---:|---:|---|"
+            if markdown else f"{'example':14s} {'dtype':5s} {'variant':14s} {'GSt/s':>8s} "
+            f"{'/naive':>6s}  options")
+    return head + "\n" + "\n".join(lines)
+
+
 def device_line(dev):
     peak = (f", {dev['peak_gbs']:.0f} GB/s peak DRAM bandwidth from the memory clock and bus "
             "width" if dev.get("peak_gbs") else "")
@@ -504,7 +770,9 @@ def markdown(rows, checks, info, args, started, elapsed):
     dev = next((r["device"] for r in rows if "device" in r), None)
     out.append(f"GPU: {device_line(dev) if dev else 'n/a'}. nvcc: {info.get('nvcc', 'n/a')}; "
                f"naive code and driver built with `nvcc -arch={args.arch} "
-               f"{' '.join(G.NVCC_FLAGS)}`. Host: {info.get('Model name', '?')}.\n")
+               f"{' '.join(G.NVCC_FLAGS)}`. Host: {info.get('Model name', '?')}"
+               + (f" (built with --prepare on {info['built on']})" if "built on" in info
+                  else "") + ".\n")
     out.append(f"GStencils/s = interior points x steps / median time of {args.runs} "
                "interleaved runs (cudaEvents; after a checked run and "
                f"{args.warmup} warm-up run(s); every run from the same initial arrays) / 1e9. "
@@ -540,12 +808,31 @@ def markdown(rows, checks, info, args, started, elapsed):
                    f"{g(r, 'hex_over_untiled')} | {g(r, 'hex_over_naive')} | "
                    f"{g(r, 'hex_of_roofline')} | {g(r, 'naive_of_roofline')} | "
                    f"{g(r, 'copy_gbs', '.0f')} | `{r['hex_options']}`; {r['threads']} |")
+    sanitized = [c for c in checks if c.get("sanitizer")]
+    if sanitized:
+        tools = list(dict.fromkeys(label for c in sanitized for label, _, _ in c["sanitizer"]))
+        out.append("\n`compute-sanitizer` over the reduced-size check run (every variant's "
+                   "kernels: naive, untiled, hex, and the copy kernel):\n")
+        out.append("| example | dtype | " + " | ".join(t.replace("compute-sanitizer ", "")
+                                                       for t in tools) + " |")
+        out.append("|---|---|" + "---|" * len(tools))
+        for c in sanitized:
+            got = {label: (v, d) for label, v, d in c["sanitizer"]}
+            cells = []
+            for t in tools:
+                v, d = got.get(t, ("not run", ""))
+                cells.append(f"{v}: {d.splitlines()[-1][:80]}" if v == "FAIL" and d else v)
+            out.append(f"| {c['example']} | {c['dtype']} | " + " | ".join(cells) + " |")
     ok = [r for r in rows if "hex_over_untiled" in r and "hex_over_naive" in r]
     if ok:
         def geo(k):
             return float(np.exp(np.mean([np.log(r[k]) for r in ok])))
         out.append(f"\nGeometric means: hex/untiled {geo('hex_over_untiled'):.2f}, "
                    f"hex/naive {geo('hex_over_naive'):.2f}.\n")
+    table = variant_table(rows, markdown=True)
+    if table:
+        out.append("\nEvery variant (`--variant`), side by side in the same process:\n")
+        out.append(table)
     return "\n".join(out) + "\n"
 
 
@@ -556,13 +843,7 @@ def tool_info(args):
                                         capture_output=True, text=True).stdout.strip()
     except OSError:
         pass
-    try:
-        lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
-        m = re.search(r"^Model name:\s*(.+)$", lscpu, re.M)
-        if m:
-            info["Model name"] = m.group(1).strip()
-    except OSError:
-        pass
+    info["Model name"] = platform_line()
     if args.nvcc:
         out = subprocess.run([args.nvcc, "--version"], capture_output=True, text=True).stdout
         m = re.search(r"release (\S+), (V\S+)", out)
@@ -621,6 +902,12 @@ def main(argv=None):
                         "in this file)")
     p.add_argument("--threads", action="append", metavar="[KERNEL=]X,Y,Z",
                    help="threads per block of the hex-tiled kernels (convert-to-gpu threads=)")
+    p.add_argument("--variant", action="append", metavar="[KERNEL=]NAME|HEX|GPU",
+                   help="one more variant to build, check and time beside untiled and hex: "
+                        "--hex-tile options HEX (empty: the pass's defaults) and "
+                        "--convert-to-gpu options GPU, e.g. 'blocked|h=4 widths=16,128|"
+                        "threads=128,4 thread-points=blocked' (repeatable; for every kernel "
+                        "or one)")
     p.add_argument("--block-1d", type=CB.parse_shape, default=BLOCKS[1])
     p.add_argument("--block-2d", type=CB.parse_shape, default=BLOCKS[2])
     p.add_argument("--block-3d", type=CB.parse_shape, default=BLOCKS[3],
@@ -640,6 +927,18 @@ def main(argv=None):
     p.add_argument("--sanitize", metavar="TOOLS",
                    help="also run the reduced-size check under compute-sanitizer with "
                         "these tools, e.g. memcheck,racecheck (GPU only)")
+    p.add_argument("--sanitize-timeout", type=float, default=120,
+                   help="seconds per compute-sanitizer run (default 120)")
+    p.add_argument("--prepare", metavar="DIR",
+                   help="no GPU needed: build the drivers, our CUDA libraries, the check's "
+                        "inputs and numpy's results into DIR (DIR/plan.json) for a later "
+                        "--prepared DIR on a GPU machine that has CUDA but not the compiler")
+    p.add_argument("--prepared", metavar="DIR",
+                   help="run what --prepare built in DIR: the checks, the timed runs and "
+                        "--sanitize, with numpy and the CUDA driver alone")
+    p.add_argument("--deadline", type=float,
+                   help="with --prepared: start no configuration or sanitizer run after "
+                        "this many seconds (results so far are written)")
     p.add_argument("--inject-mismatch", action="store_true",
                    help="testing the checker: flip one bit of every GPU result of the "
                         "reduced-size check and of the last variant at the benchmark size, "
@@ -671,16 +970,31 @@ def main(argv=None):
             p.error(f"--block-{rank}d needs {rank} sizes")
     if args.runs is None:
         args.runs = 3 if args.quick else 5
+    if args.prepared:
+        return run_prepared(args)
     if args.stencil_opt:
         os.environ["STENCIL_OPT"] = str(Path(args.stencil_opt).resolve())
     hex_per, hex_all = parse_overrides(args.hex, "--hex", p)
     thr_per, thr_all = parse_overrides(args.threads, "--threads", p)
+    extra = {n: {} for n in names}
+    for v in args.variant or []:
+        k, sep, rest = v.partition("=")
+        targets = [k] if sep and k in B.BENCHMARKS and "|" not in k else names
+        spec_text = rest if targets == [k] else v
+        parts = spec_text.split("|")
+        if len(parts) != 3 or not re.fullmatch(r"[A-Za-z0-9_.-]+", parts[0]) or \
+                parts[0] in ("naive", "untiled", "hex"):
+            p.error(f"--variant {v}: expected [KERNEL=]NAME|HEX-TILE OPTIONS|GPU OPTIONS "
+                    "with a new NAME of letters, digits, '_', '.', '-'")
+        for n in targets:
+            if n in extra:
+                extra[n][parts[0]] = (parts[1].strip(), parts[2].strip())
     configs = []
     for n in names:
         hex_opts, threads = GPU_TILES.get(n, ("", ""))
         hex_opts = hex_per.get(n, hex_all if hex_all is not None else hex_opts)
         threads = thr_per.get(n, thr_all if thr_all is not None else threads)
-        configs.append(Config(n, hex_opts, threads, blocks[B.BENCHMARKS[n].rank]))
+        configs.append(Config(n, hex_opts, threads, blocks[B.BENCHMARKS[n].rank], extra[n]))
     args.nvcc, args.nvcc_missing = find_nvcc(args.nvcc)
     args.ptxas = find_ptxas()
 
@@ -693,6 +1007,12 @@ def main(argv=None):
     if not args.nvcc:
         log(f"naive CUDA: SKIP everywhere: {args.nvcc_missing}")
 
+    if args.prepare:
+        problems = prepare(configs, args, workdir)
+        if tmp is not None:
+            tmp.cleanup()
+        log(f"done in {time.perf_counter() - t_start:.0f} s")
+        return 1 if problems else 0
     checks, rows = [], []
     for cfg in configs:
         spec = cfg.spec
@@ -747,6 +1067,9 @@ def main(argv=None):
         if dev:
             log(f"GPU: {device_line(dev)}")
         log(text_table(rows))
+        table = variant_table(rows)
+        if table:
+            log("\n" + table)
     bad = [c for c in checks if c["problems"]]
     log("")
     what = ("checks (numpy at a reduced size; builds at the benchmark size)" if args.check_only
