@@ -92,14 +92,16 @@ QUICK_CHECK_SIZES = {1: ((301,), 37), 2: ((61, 137), 23), 3: ((19, 23, 70), 13)}
 
 # Hex tile sizes (--hex-tile options) and threads per block of the tiled
 # kernels (--convert-to-gpu=threads=x,y,z; x along the innermost, contiguous
-# dimension) per kernel: a starting point for an H100, to be tuned there
-# (--hex, --threads). A time tile spans 2h+2 canonical steps, one per
-# statement of a time step (fdtd2d has 5, so h+1 must be a multiple of 5);
-# `widths` is w0 (the hexagon's top width) for the outermost dimension, then
-# the parallelogram widths.
+# dimension) per kernel, for an H100 (--hex, --threads override them). A time
+# tile spans 2h+2 canonical steps, one per statement of a time step (fdtd2d
+# has 5, so h+1 must be a multiple of 5); `widths` is w0 (the hexagon's top
+# width) for the outermost dimension, then the parallelogram widths. 2D and
+# 3D are the best of the sweep on an H100 of 2026-11-27 (docs/performance.md,
+# "Tile sizes on the H100"): h=8 beat h=4 by 9% on jacobi2d and 3% on heat2d,
+# w0=2 beat w0=4 by 23% on laplace3d and 26% on heat3d.
 _T1 = ("h=7 widths=256", "256")
-_T2 = ("h=4 widths=16,128", "128,4")
-_T3 = ("h=2 widths=4,8,64", "64,4,2")
+_T2 = ("h=8 widths=16,128", "128,4")
+_T3 = ("h=2 widths=2,8,64", "64,4,2")
 GPU_TILES = {
     "jacobi1d_3pt": _T1, "jacobi1d_5pt": _T1, "jacobi1d_7pt": _T1,
     "laplace2d": _T2, "heat2d": _T2, "gradient2d": _T2, "jacobi2d": _T2, "poisson2d": _T2,
@@ -733,7 +735,7 @@ def variant_table(rows, markdown=False):
     the naive kernels."""
     names = []
     for r in rows:
-        names += [k[:-5] for k in r if k.endswith("_gsts") and k[:-5] not in names]
+        names += [n for n in r.get("raw", {}).get("variants", {}) if n not in names]
     if not any(n not in ("naive", "untiled", "hex") for n in names):
         return ""
     lines = []
