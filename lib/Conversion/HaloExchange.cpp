@@ -4,7 +4,7 @@
 // has no lowering for mpi.isend/irecv/wait), cannot wrap a communicator
 // handed in by the caller, and has no MPI_PROC_NULL. A halo exchange needs
 // all three, so a swap becomes calls to the project's small MPI runtime:
-// stencil_mpi_rank, stencil_mpi_irecv/isend (bytes, peer rank or -1 for
+// stencil_mpi_grid_rank, stencil_mpi_irecv/isend (bytes, peer rank or -1 for
 // none, tag) and stencil_mpi_waitall.
 //
 //===----------------------------------------------------------------------===//
@@ -72,6 +72,31 @@ void copyBox(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> srcAt,
 
 } // namespace
 
+LogicalResult mlir::stencil::checkExchangesPaired(dmp::SwapOp swap) {
+  // The neighbour runs the same swap: what this rank receives from `to`, it
+  // sends with the exchange towards `-to`, which must exist and move as
+  // much, or one of the two would wait for a message never sent.
+  for (auto [i, attr] : llvm::enumerate(swap.getSwaps())) {
+    auto exchange = cast<dmp::ExchangeAttr>(attr);
+    if (llvm::all_of(exchange.getNeighbor(), [](int64_t n) { return n == 0; }))
+      continue;
+    bool paired = llvm::any_of(swap.getSwaps(), [&](Attribute other) {
+      auto o = cast<dmp::ExchangeAttr>(other);
+      return o.getSize() == exchange.getSize() &&
+             llvm::all_of(llvm::zip(o.getNeighbor(), exchange.getNeighbor()),
+                          [](auto p) {
+                            return std::get<0>(p) == -std::get<1>(p);
+                          });
+    });
+    if (!paired)
+      return swap.emitOpError("exchange ")
+             << i << " has no opposite exchange of the same size: the "
+             << "neighbour it exchanges with would wait for a message "
+             << "that is never sent";
+  }
+  return success();
+}
+
 void mlir::stencil::lowerHaloExchanges(
     ArrayRef<std::pair<dmp::SwapOp, Value>> swaps) {
   dmp::SwapOp first = swaps.front().first;
@@ -79,7 +104,7 @@ void mlir::stencil::lowerHaloExchanges(
   OpBuilder b(first);
   Location loc = first.getLoc();
   Type i64 = b.getI64Type(), index = b.getIndexType();
-  declare(module, "stencil_mpi_rank", {}, {i64});
+  declare(module, "stencil_mpi_grid_rank", {i64}, {i64});
   declare(module, "stencil_mpi_irecv", {i64, i64, i64, i64}, {});
   declare(module, "stencil_mpi_isend", {i64, i64, i64, i64}, {});
   declare(module, "stencil_mpi_waitall", {}, {});
@@ -95,7 +120,8 @@ void mlir::stencil::lowerHaloExchanges(
   unsigned k = topology.size();
   Value rank = arith::IndexCastOp::create(
       b, loc, index,
-      func::CallOp::create(b, loc, "stencil_mpi_rank", i64, ValueRange{})
+      func::CallOp::create(b, loc, "stencil_mpi_grid_rank", i64,
+                           ValueRange{i64c(first.getTopology().getNumRanks())})
           .getResult(0));
   SmallVector<int64_t> strides(k, 1);
   for (int d = k - 2; d >= 0; --d)
@@ -109,6 +135,7 @@ void mlir::stencil::lowerHaloExchanges(
   struct Posted {
     Value memref;
     dmp::ExchangeAttr exchange;
+    SmallVector<int64_t> at; // the receive box's corner in the memref
     Value valid, sendBuffer, recvBuffer;
   };
   SmallVector<Posted> posted;
@@ -146,9 +173,15 @@ void mlir::stencil::lowerHaloExchanges(
       auto bufferType = MemRefType::get(exchange.getSize(), element);
       Value sendBuffer = memref::AllocOp::create(b, loc, bufferType);
       Value recvBuffer = memref::AllocOp::create(b, loc, bufferType);
-      SmallVector<int64_t> source(exchange.getOffset());
-      for (auto [s, o] : llvm::zip(source, exchange.getSourceOffset()))
-        s += o;
+      // Boxes are in the domain's coordinates; the memref starts at the
+      // field's lower bound.
+      ArrayRef<int64_t> lb =
+          cast<stencil::FieldType>(swap.getField().getType()).getLb();
+      SmallVector<int64_t> at(exchange.getOffset()), source;
+      for (auto [a, l, o] : llvm::zip(at, lb, exchange.getSourceOffset())) {
+        a -= l;
+        source.push_back(a + o);
+      }
       auto pack = scf::IfOp::create(b, loc, valid, /*withElseRegion=*/false);
       {
         OpBuilder tb = pack.getThenBodyBuilder();
@@ -173,7 +206,7 @@ void mlir::stencil::lowerHaloExchanges(
       func::CallOp::create(b, loc, "stencil_mpi_isend", TypeRange{},
                            ValueRange{pointer(sendBuffer), bytes, peer64,
                                       i64c(base + directionTag(dir))});
-      posted.push_back({memref, exchange, valid, sendBuffer, recvBuffer});
+      posted.push_back({memref, exchange, at, valid, sendBuffer, recvBuffer});
     }
   }
   func::CallOp::create(b, loc, "stencil_mpi_waitall", TypeRange{},
@@ -183,7 +216,7 @@ void mlir::stencil::lowerHaloExchanges(
     {
       OpBuilder tb = unpack.getThenBodyBuilder();
       SmallVector<int64_t> origin(p.exchange.getSize().size(), 0);
-      copyBox(tb, loc, p.recvBuffer, origin, p.memref, p.exchange.getOffset(),
+      copyBox(tb, loc, p.recvBuffer, origin, p.memref, p.at,
               p.exchange.getSize());
     }
     memref::DeallocOp::create(b, loc, p.sendBuffer);

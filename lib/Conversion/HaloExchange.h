@@ -15,6 +15,11 @@ namespace mlir::stencil {
 /// code goes before the first swap; the swaps are not erased.
 void lowerHaloExchanges(ArrayRef<std::pair<dmp::SwapOp, Value>> swaps);
 
+/// Fails with a diagnostic when an exchange of `swap` has no exchange in the
+/// opposite direction of the same size: every rank runs the same swap, so
+/// the neighbour's matching send or receive would never come (a hang).
+LogicalResult checkExchangesPaired(dmp::SwapOp swap);
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_CONVERSION_HALOEXCHANGE_H

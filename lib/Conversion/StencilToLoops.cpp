@@ -675,6 +675,8 @@ LogicalResult StencilLowering::lowerSwaps(dmp::SwapOp first) {
     if (!memref)
       return swap.emitOpError("exchanges the halo of a field the lowering "
                               "does not know");
+    if (failed(checkExchangesPaired(swap)))
+      return failure();
     group.push_back({swap, memref});
     loweredSwaps.insert(swap);
   }

@@ -139,13 +139,19 @@ LogicalResult SwapOp::verify() {
     return emitOpError("strategy ")
            << getStrategy() << " does not match its "
            << topo.getShape().size() << "-dimensional topology";
-  auto field = cast<stencil::FieldType>(getField().getType());
-  unsigned rank = field.getRank();
+  Type type = getField().getType();
+  bool isTemp = isa<stencil::TempType>(type);
+  if (isTemp && (!getSwapped() || getSwapped().getType() != type))
+    return emitOpError("on a temp needs a result of the same type (xDSL's "
+                       "value form)");
+  if (!isTemp && getSwapped())
+    return emitOpError("on a field has no result");
+  unsigned rank = stencil::getRankOf(type);
   if (topo.getShape().size() > rank)
     return emitOpError("decomposes ")
            << topo.getShape().size() << " dimensions of a field of rank "
            << rank;
-  SmallVector<int64_t> shape = field.getShape();
+  stencil::BoundsAttr bounds = stencil::getBoundsOf(type);
   for (auto [i, attr] : llvm::enumerate(getSwaps())) {
     auto exchange = cast<ExchangeAttr>(attr);
     if (exchange.getOffset().size() != rank)
@@ -158,17 +164,20 @@ LogicalResult SwapOp::verify() {
         return emitOpError("exchange ")
                << i << " goes to grid offset " << n << " in dimension " << d
                << " (-1, 0 or 1 along the topology's dimensions, 0 beyond)";
-      if (!field.hasBounds())
+      if (!bounds)
         continue;
+      // Boxes are in the domain's coordinates, like the bounds.
       int64_t size = exchange.getSize()[d];
+      int64_t lb = bounds.getLb()[d], ub = bounds.getUb()[d];
       for (int64_t start : {exchange.getOffset()[d],
                             exchange.getOffset()[d] +
                                 exchange.getSourceOffset()[d]})
-        if (start < 0 || start + size > shape[d])
+        if (start < lb || start + size > ub)
           return emitOpError("exchange ")
-                 << i << " reaches outside the field in dimension " << d
+                 << i << " reaches outside the "
+                 << (isTemp ? "temp" : "field") << " in dimension " << d
                  << ": [" << start << ", " << start + size
-                 << ") of a buffer of " << shape[d];
+                 << ") is not within [" << lb << ", " << ub << ")";
     }
   }
   return success();

@@ -81,9 +81,8 @@ extern "C" int64_t stencil_mpi_enter(const void *comm, int64_t ranks) {
   if (size != ranks) {
     char text[256];
     std::snprintf(text, sizeof(text),
-                  "the program was distributed over %lld ranks "
-                  "(--stencil-distribute grid=...), but the communicator has "
-                  "%d",
+                  "the program was distributed over %lld ranks (its grid), "
+                  "but the communicator has %d",
                   static_cast<long long>(ranks), size);
     fail(text);
   }
@@ -92,6 +91,14 @@ extern "C" int64_t stencil_mpi_enter(const void *comm, int64_t ranks) {
 }
 
 extern "C" int64_t stencil_mpi_rank(void) { return rank; }
+
+extern "C" int64_t stencil_mpi_grid_rank(int64_t ranks) {
+  // A program distributed elsewhere (xDSL's distribute-stencil) has no
+  // dispatcher that entered a communicator: it runs on MPI_COMM_WORLD.
+  if (communicator == MPI_COMM_NULL)
+    return stencil_mpi_enter(nullptr, ranks);
+  return rank;
+}
 
 extern "C" void stencil_mpi_irecv(int64_t buffer, int64_t bytes, int64_t peer,
                                   int64_t tag) {

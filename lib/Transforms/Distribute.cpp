@@ -496,8 +496,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
           continue;
         OpBuilder b(in.firstLoad);
         Value field = in.firstLoad.getField();
-        auto swap = dmp::SwapOp::create(b, in.firstLoad.getLoc(), field,
-                                        strategy, b.getArrayAttr({}));
+        auto swap = dmp::SwapOp::create(b, in.firstLoad.getLoc(), Type(),
+                                        field, strategy, b.getArrayAttr({}));
         pending.push_back({swap, in.firstLoad, coreLb, coreUb, minBlock,
                            in.lb, in.ub, slot++});
         slots = std::max(slots, slot);
@@ -511,8 +511,9 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
       if (!needsExchange(load, written, copy))
         return;
       OpBuilder b(load);
-      auto swap = dmp::SwapOp::create(b, load.getLoc(), load.getField(),
-                                      strategy, b.getArrayAttr({}));
+      auto swap = dmp::SwapOp::create(b, load.getLoc(), Type(),
+                                      load.getField(), strategy,
+                                      b.getArrayAttr({}));
       pending.push_back({swap, load, coreLb, coreUb, minBlock, {}, {}});
     });
   }
@@ -774,7 +775,7 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
         hi = coreUb[d];
         src = lo;
       }
-      at[d] = lo - field.getLb()[d];
+      at[d] = lo; // the domain's coordinates, as xDSL's exchanges
       size[d] = hi - lo;
       source[d] = src - lo;
       if (d < k)

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Stencil/Dmp/Dmp.h"
 #include "Stencil/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -413,12 +414,34 @@ void mlir::stencil::resetShapes(Block &block) {
   });
 }
 
+/// xDSL's value form of dmp.swap (a temp in, the exchanged temp out) on a
+/// loaded temp becomes the field form before the load: the load then reads
+/// the exchanged halo, which is what the value form gives its users.
+static LogicalResult swapFieldsNotTemps(Operation *root) {
+  WalkResult walk = root->walk([](dmp::SwapOp swap) -> WalkResult {
+    if (!swap.getSwapped())
+      return WalkResult::advance();
+    auto load = swap.getField().getDefiningOp<LoadOp>();
+    if (!load)
+      return swap.emitOpError("exchanges a temp that is not loaded from a "
+                              "field, which the lowering does not support");
+    OpBuilder b(load);
+    dmp::SwapOp::create(b, swap.getLoc(), Type(), load.getField(),
+                        swap.getStrategy(), swap.getSwaps());
+    swap.getSwapped().replaceAllUsesWith(load.getResult());
+    swap.erase();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 namespace {
 struct StencilShapeInferencePass
     : mlir::stencil::impl::StencilShapeInferenceBase<
           StencilShapeInferencePass> {
   void runOnOperation() override {
-    if (failed(inferShapes(getOperation())))
+    if (failed(swapFieldsNotTemps(getOperation())) ||
+        failed(inferShapes(getOperation())))
       signalPassFailure();
   }
 };

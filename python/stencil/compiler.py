@@ -400,7 +400,7 @@ def compile_llvm_dialect(llvm_dialect, stem, signatures, target="cpu", openmp=Fa
     check_cpu(cpu)
     runtime = find_cuda_runtime() if target == "cuda" else None
     emulation = find_emulation_runtime() if emulation_runtime else None
-    mpi = find_mpi_runtime() if "@stencil_mpi_enter" in llvm_dialect else None
+    mpi = find_mpi_runtime() if "@stencil_mpi_" in llvm_dialect else None
     workdir = Path(workdir or tempfile.mkdtemp(prefix="stencil-"))
     workdir.mkdir(parents=True, exist_ok=True)
     llvm_ir = _run([str(LLVM_BIN / "mlir-translate"), "--mlir-to-llvmir"], stdin=llvm_dialect)

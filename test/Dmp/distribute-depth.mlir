@@ -8,14 +8,14 @@
 // CHECK-LABEL: func.func private @star_dmp_16l(
 // CHECK-SAME: !stencil.field<[-3,19]xf64>
 // CHECK: scf.for %{{.*}} = %c0 to %c6 step %c3
-// CHECK-NEXT: "dmp.swap"(%{{.*}}) <{strategy = #dmp.grid_slice_1d<#dmp.topo<2>, false>, swaps = [#dmp.exchange<at [0] size [3] source offset [3] to [-1]>, #dmp.exchange<at [19] size [3] source offset [-3] to [1]>]}>
+// CHECK-NEXT: "dmp.swap"(%{{.*}}) <{strategy = #dmp.grid_slice_1d<#dmp.topo<2>, false>, swaps = [#dmp.exchange<at [-3] size [3] source offset [3] to [-1]>, #dmp.exchange<at [16] size [3] source offset [-3] to [1]>]}>
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[0], [18]>)
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[0], [17]>)
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[0], [16]>)
 // CHECK-NOT: dmp.swap
 // CHECK: scf.yield
 // CHECK: scf.for %{{.*}} = %c6{{.*}} to %c8 step %c1
-// CHECK-NEXT: "dmp.swap"(%{{.*}}) <{{.*}}#dmp.exchange<at [2] size [1] source offset [1] to [-1]>, #dmp.exchange<at [19] size [1] source offset [-1] to [1]>]}>
+// CHECK-NEXT: "dmp.swap"(%{{.*}}) <{{.*}}#dmp.exchange<at [-1] size [1] source offset [1] to [-1]>, #dmp.exchange<at [16] size [1] source offset [-1] to [1]>]}>
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[0], [16]>)
 // CHECK-LABEL: func.func private @star_dmp_16h(
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[-2], [16]>)

@@ -7,10 +7,10 @@
 // CHECK-SAME: !stencil.field<[-1,33]x[-1,25]xf64>
 // CHECK: scf.for
 // CHECK-NEXT: "dmp.swap"(%{{.*}}) <{strategy = #dmp.grid_slice_2d<#dmp.topo<2x2>, false>, swaps = [
-// CHECK-SAME: #dmp.exchange<at [0, 1] size [1, 24] source offset [1, 0] to [-1, 0]>,
-// CHECK-SAME: #dmp.exchange<at [1, 0] size [32, 1] source offset [0, 1] to [0, -1]>,
-// CHECK-SAME: #dmp.exchange<at [1, 25] size [32, 1] source offset [0, -1] to [0, 1]>,
-// CHECK-SAME: #dmp.exchange<at [33, 1] size [1, 24] source offset [-1, 0] to [1, 0]>]}>
+// CHECK-SAME: #dmp.exchange<at [-1, 0] size [1, 24] source offset [1, 0] to [-1, 0]>,
+// CHECK-SAME: #dmp.exchange<at [0, -1] size [32, 1] source offset [0, 1] to [0, -1]>,
+// CHECK-SAME: #dmp.exchange<at [0, 24] size [32, 1] source offset [0, -1] to [0, 1]>,
+// CHECK-SAME: #dmp.exchange<at [32, 0] size [1, 24] source offset [-1, 0] to [1, 0]>]}>
 // CHECK-NEXT: stencil.load
 // CHECK-NOT: dmp.swap
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[0, 0], [32, 24]>)
@@ -59,12 +59,12 @@ func.func @star(%u0 : !stencil.field<[-1,65]x[-1,49]xf64>, %u1 : !stencil.field<
 // CHECK-LABEL: func.func private @diag_dmp_33x24(
 // CHECK-SAME: !stencil.field<[-2,35]x[-1,25]xf32>
 // CHECK: "dmp.swap"{{.*}}#dmp.grid_slice_2d<#dmp.topo<2x2>, true>
-// CHECK-SAME: #dmp.exchange<at [0, 1] size [2, 24] source offset [2, 0] to [-1, 0]>
-// CHECK-SAME: #dmp.exchange<at [0, 25] size [2, 1] source offset [2, -1] to [-1, 1]>
-// CHECK-SAME: #dmp.exchange<at [2, 0] size [33, 1] source offset [0, 1] to [0, -1]>
-// CHECK-SAME: #dmp.exchange<at [2, 25] size [33, 1] source offset [0, -1] to [0, 1]>
-// CHECK-SAME: #dmp.exchange<at [35, 0] size [2, 1] source offset [-2, 1] to [1, -1]>
-// CHECK-SAME: #dmp.exchange<at [35, 1] size [2, 24] source offset [-2, 0] to [1, 0]>]
+// CHECK-SAME: #dmp.exchange<at [-2, 0] size [2, 24] source offset [2, 0] to [-1, 0]>
+// CHECK-SAME: #dmp.exchange<at [-2, 24] size [2, 1] source offset [2, -1] to [-1, 1]>
+// CHECK-SAME: #dmp.exchange<at [0, -1] size [33, 1] source offset [0, 1] to [0, -1]>
+// CHECK-SAME: #dmp.exchange<at [0, 24] size [33, 1] source offset [0, -1] to [0, 1]>
+// CHECK-SAME: #dmp.exchange<at [33, -1] size [2, 1] source offset [-2, 1] to [1, -1]>
+// CHECK-SAME: #dmp.exchange<at [33, 0] size [2, 24] source offset [-2, 0] to [1, 0]>]
 // CHECK-NOT: to [-1, -1]
 // CHECK-NOT: to [1, 1]
 // CHECK-LABEL: func.func private @diag_dmp_33x23(

@@ -33,6 +33,12 @@ int64_t stencil_mpi_enter(const void *comm, int64_t ranks);
 /* This process's rank in the current communicator. */
 int64_t stencil_mpi_rank(void);
 
+/* The rank a halo exchange of a grid of `ranks` processes runs as: the rank
+ * in the current communicator, or, when no distributed function entered one
+ * (a program distributed by xDSL has no dispatcher), stencil_mpi_enter(null,
+ * ranks) on MPI_COMM_WORLD with its checks. */
+int64_t stencil_mpi_grid_rank(int64_t ranks);
+
 /* Non-blocking receive / send of `bytes` bytes at `buffer` from / to rank
  * `peer` (-1: no neighbour, nothing moves) with tag `tag`. */
 void stencil_mpi_irecv(int64_t buffer, int64_t bytes, int64_t peer, int64_t tag);
