@@ -666,11 +666,7 @@ def run_prepared(args):
             continue
         rows.append(r)
         check["problems"] += r["problems"]
-        log(f"time  {cfg.name} {ety} {size_label(b['shape'], b['steps'])}: hex "
-            f"{r.get('hex_gsts', 0):.2f} untiled {r.get('untiled_gsts', 0):.2f} naive "
-            f"{r.get('naive_gsts', 0):.2f} roofline {r['roofline_gsts']:.2f} GSt/s "
-            f"(copy {r['copy_gbs']:.0f} GB/s); full-size hex == untiled == naive: "
-            + ("PASS" if not r["problems"] else "FAIL"))
+        log_timing(r)
         save()
     # f32 first: with little time left every kernel is still covered once
     pending_sanitize.sort(key=lambda x: x[0]["dtype"] != "f32")
@@ -685,14 +681,7 @@ def run_prepared(args):
             if verdict == "FAIL":
                 check["problems"].append(f"{label}: {detail}")
         save()
-    if rows:
-        dev = next((r["device"] for r in rows if "device" in r), None)
-        if dev:
-            log(f"\nGPU: {device_line(dev)}")
-        log(text_table(rows))
-        table = variant_table(rows)
-        if table:
-            log("\n" + table)
+    log_tables(rows)
     bad = [c for c in checks if c["problems"]]
     log(f"\nbit-exact checks: {'PASS' if not bad else 'FAIL'} "
         f"({len(checks) - len(bad)} of {len(checks)} example/dtype pairs)")
@@ -755,6 +744,29 @@ def variant_table(rows, markdown=False):
             if markdown else f"{'example':14s} {'dtype':5s} {'variant':14s} {'GSt/s':>8s} "
             f"{'/naive':>6s}  options")
     return head + "\n" + "\n".join(lines)
+
+
+def log_timing(r):
+    """The one-line summary of a row of measure()."""
+    log(f"time  {r['example']} {r['dtype']} {size_label(r['shape'], r['steps'])}: hex "
+        f"{r.get('hex_gsts', 0):.2f} untiled {r.get('untiled_gsts', 0):.2f} naive "
+        f"{r.get('naive_gsts', 0):.2f} roofline {r['roofline_gsts']:.2f} GSt/s "
+        f"(copy {r['copy_gbs']:.0f} GB/s); full-size hex == untiled == naive: "
+        + ("PASS" if not r["problems"] else "FAIL"))
+
+
+def log_tables(rows):
+    """The device, the main table and, with --variant, every variant's."""
+    if not rows:
+        return
+    dev = next((r["device"] for r in rows if "device" in r), None)
+    log("")
+    if dev:
+        log(f"GPU: {device_line(dev)}")
+    log(text_table(rows))
+    table = variant_table(rows)
+    if table:
+        log("\n" + table)
 
 
 def device_line(dev):
@@ -1058,20 +1070,8 @@ def main(argv=None):
             check["problems"] += r["problems"]
             for pr in r["problems"]:
                 log(f"  MISMATCH {pr}")
-            log(f"time  {cfg.name} {ety} {size_label(shape, steps)}: hex "
-                f"{r.get('hex_gsts', 0):.2f} untiled {r.get('untiled_gsts', 0):.2f} naive "
-                f"{r.get('naive_gsts', 0):.2f} roofline {r['roofline_gsts']:.2f} GSt/s "
-                f"(copy {r['copy_gbs']:.0f} GB/s); full-size hex == untiled == naive: "
-                + ("PASS" if not r["problems"] else "FAIL"))
-    if rows:
-        dev = next((r["device"] for r in rows if "device" in r), None)
-        log("")
-        if dev:
-            log(f"GPU: {device_line(dev)}")
-        log(text_table(rows))
-        table = variant_table(rows)
-        if table:
-            log("\n" + table)
+            log_timing(r)
+    log_tables(rows)
     bad = [c for c in checks if c["problems"]]
     log("")
     what = ("checks (numpy at a reduced size; builds at the benchmark size)" if args.check_only
