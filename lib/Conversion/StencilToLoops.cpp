@@ -675,6 +675,10 @@ LogicalResult StencilLowering::lowerSwaps(dmp::SwapOp first) {
     if (!memref)
       return swap.emitOpError("exchanges the halo of a field the lowering "
                               "does not know");
+    if (!cast<FieldType>(swap.getField().getType()).hasBounds())
+      return swap.emitOpError("exchanges the halo of a field of unknown "
+                              "bounds: its boxes are in the domain's "
+                              "coordinates, which need the field's bounds");
     if (failed(checkExchangesPaired(swap)))
       return failure();
     group.push_back({swap, memref});

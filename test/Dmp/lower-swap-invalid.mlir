@@ -35,3 +35,14 @@ func.func @value_form_not_loaded(%u : !stencil.field<[-1,33]xf64>) {
   %s = "dmp.swap"(%a) <{strategy = #dmp.grid_slice_1d<#dmp.topo<2>, false>, swaps = []}> : (!stencil.temp<?xf64>) -> !stencil.temp<?xf64>
   return
 }
+
+// -----
+
+func.func @unknown_bounds(%u : !stencil.field<?x?xf64>) {
+  // expected-error@+1 {{'dmp.swap' op exchanges the halo of a field of unknown bounds: its boxes are in the domain's coordinates, which need the field's bounds}}
+  "dmp.swap"(%u) {strategy = #dmp.grid_slice_2d<#dmp.topo<2x2>, false>,
+                  swaps = [#dmp.exchange<at [32, 0] size [1, 32] source offset [-1, 0] to [1, 0]>,
+                           #dmp.exchange<at [-1, 0] size [1, 32] source offset [1, 0] to [-1, 0]>]}
+      : (!stencil.field<?x?xf64>) -> ()
+  return
+}
