@@ -4,7 +4,7 @@ coordinates) under mpirun, and compares the gathered cores with the
 single-process run of the original program, bit for bit.
 
     mpirun -np P*Q python3 xdsl_distributed_run.py DISTRIBUTED.mlir ORIGINAL.mlir \
-        FUNCTION P Q WORKDIR
+        FUNCTION P Q WORKDIR [cpu|openmp|emulate-gpu]
 """
 import sys
 from pathlib import Path
@@ -15,13 +15,15 @@ from mpi4py import MPI
 from stencil.compiler import compile_file
 from stencil.runtime import StencilLibrary
 
-distributed, original, function, p, q, workdir = sys.argv[1:]
+distributed, original, function, p, q, workdir = sys.argv[1:7]
+mode = sys.argv[7] if len(sys.argv) > 7 else "cpu"
 p, q = int(p), int(q)
 comm = MPI.COMM_WORLD
 rank = comm.Get_rank()
 assert comm.Get_size() == p * q, "one rank per block"
 work = Path(workdir) / f"rank{rank}"
-lib = StencilLibrary(compile_file(distributed, workdir=work / "dist"))
+lib = StencilLibrary(compile_file(distributed, workdir=work / "dist", openmp=mode == "openmp",
+                                  emulate_gpu=mode == "emulate-gpu"))
 
 # The global fields (halo 1 around 64x64) and the single-process result.
 rng = np.random.default_rng(7)
@@ -48,4 +50,4 @@ if rank == 0:
             i, j = divmod(r, q)
             got[1 + i * bx: 1 + (i + 1) * bx, 1 + j * by: 1 + (j + 1) * by] = blocks[f]
         same = np.array_equal(got.view(np.int64), ref[f].view(np.int64))
-        print(f"field {f}: gathered == single process: {'PASS' if same else 'FAIL'}")
+        print(f"{mode} field {f}: gathered == single process: {'PASS' if same else 'FAIL'}")
