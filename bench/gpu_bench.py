@@ -481,6 +481,22 @@ def measure(cfg, ety, exe, libs, args, wd, shape=None, steps=None, timeout=None)
     return row
 
 
+def record_measurement(cfg, ety, check, rows, run):
+    """Appends the row run() measures (measure()) to `rows` and its problems
+    to `check`; on a failure an error row instead. Returns the row or None."""
+    try:
+        r = run()
+    except (CompileError, OSError, ValueError, KeyError, subprocess.SubprocessError) as e:
+        msg = short_error(e)
+        check["problems"].append(f"run: {msg}")
+        rows.append({"example": cfg.name, "dtype": ety, "error": msg})
+        log(f"ERROR {cfg.name} {ety}: {msg}")
+        return None
+    rows.append(r)
+    check["problems"] += r["problems"]
+    return r
+
+
 # --------------------------------------------------------------------------
 # 3. Prepared runs: everything built here, run where only the GPU is
 #
@@ -653,19 +669,12 @@ def run_prepared(args):
             log(f"  FAIL {short_error(err)}")
         b = e["bench"]
         libs = {v: str(root / lib) for v, lib in b["libs"].items()}
-        try:
-            r = measure(cfg, ety, root / b["driver"], libs, args, wd, tuple(b["shape"]),
-                        b["steps"], timeout=max(30, min(300, left())))
-        except (CompileError, OSError, ValueError, KeyError,
-                subprocess.SubprocessError) as err:
-            msg = short_error(err)
-            check["problems"].append(f"run: {msg}")
-            rows.append({"example": cfg.name, "dtype": ety, "error": msg})
-            log(f"ERROR {cfg.name} {ety}: {msg}")
+        r = record_measurement(cfg, ety, check, rows, lambda: measure(
+            cfg, ety, root / b["driver"], libs, args, wd, tuple(b["shape"]), b["steps"],
+            timeout=max(30, min(300, left()))))
+        if r is None:
             save()
             continue
-        rows.append(r)
-        check["problems"] += r["problems"]
         log_timing(r)
         save()
     # f32 first: with little time left every kernel is still covered once
@@ -1057,17 +1066,10 @@ def main(argv=None):
                 if not args.nvcc:
                     check["problems"].append(f"no timing: {args.nvcc_missing}")
                 continue
-            try:
-                r = measure(cfg, ety, exe, libs, args, wd / "bench")
-            except (CompileError, OSError, ValueError, KeyError,
-                    subprocess.SubprocessError) as e:
-                msg = short_error(e)
-                check["problems"].append(f"run: {msg}")
-                rows.append({"example": cfg.name, "dtype": ety, "error": msg})
-                log(f"ERROR {cfg.name} {ety}: {msg}")
+            r = record_measurement(cfg, ety, check, rows,
+                                   lambda: measure(cfg, ety, exe, libs, args, wd / "bench"))
+            if r is None:
                 continue
-            rows.append(r)
-            check["problems"] += r["problems"]
             for pr in r["problems"]:
                 log(f"  MISMATCH {pr}")
             log_timing(r)
