@@ -187,9 +187,13 @@ class Config:
         """untiled, hex, then the --variant ones."""
         return ["untiled", "hex", *self.extra]
 
-    def hex_pass(self, variant="hex"):
+    def hex_passes(self, variant="hex"):
+        """The tiling passes of a variant: none for untiled and for a
+        --variant whose HEX is '-'."""
         hex_opts = self.extra[variant][0] if variant in self.extra else self.hex
-        return f"hex-tile={hex_opts}" if hex_opts else "hex-tile"
+        if variant == "untiled" or hex_opts == "-":
+            return ()
+        return (f"hex-tile={hex_opts}" if hex_opts else "hex-tile",)
 
     def gpu_options(self, variant):
         opts = [f"block-sizes={','.join(map(str, self.block))}"]
@@ -201,9 +205,9 @@ class Config:
 
     def describe(self, variant):
         gpu = f'--convert-to-gpu="{self.gpu_options(variant)}"'
-        if variant == "untiled":
+        if not self.hex_passes(variant):
             return gpu
-        hex_opts = self.hex_pass(variant).partition("=")[2]
+        hex_opts = self.hex_passes(variant)[0].partition("=")[2]
         return (f'--hex-tile="{hex_opts}" ' if hex_opts else "--hex-tile ") + gpu
 
 
@@ -249,8 +253,8 @@ def compile_ours(cfg, variant, mlir, wd, emulate):
     if "gpu_options" not in params:
         raise CompileError("stencil.compiler.compile_file has no gpu_options= parameter")
     kw["gpu_options"] = cfg.gpu_options(variant)
-    passes = (cfg.hex_pass(variant),) if variant != "untiled" else ()
-    return SC.compile_file(str(mlir), workdir=str(wd), extra_passes=passes, **kw)
+    return SC.compile_file(str(mlir), workdir=str(wd), extra_passes=cfg.hex_passes(variant),
+                           **kw)
 
 
 def write_inputs(spec, arrays, path):
@@ -927,7 +931,7 @@ def main(argv=None):
                    help="threads per block of the hex-tiled kernels (convert-to-gpu threads=)")
     p.add_argument("--variant", action="append", metavar="[KERNEL=]NAME|HEX|GPU",
                    help="one more variant to build, check and time beside untiled and hex: "
-                        "--hex-tile options HEX (empty: the pass's defaults) and "
+                        "--hex-tile options HEX (empty: the pass's defaults; '-': untiled) and "
                         "--convert-to-gpu options GPU, e.g. 'blocked|h=4 widths=16,128|"
                         "threads=128,4 thread-points=blocked' (repeatable; for every kernel "
                         "or one)")

@@ -141,6 +141,17 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   // the host's GPU ops become a chain of async tokens on one stream.
   pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
   pm.addPass(stencil::createStencilKernelIndexWidth({options.indexBitwidth}));
+  if (options.readOnlyLoads)
+    pm.addPass(stencil::createStencilKernelReadOnlyOperands());
+  // After the read-only analysis, which follows memrefs through the host's
+  // loops.
+  if (options.asyncLoops) {
+    pm.addNestedPass<func::FuncOp>(stencil::createStencilGpuAsyncLoops());
+    // A token carried by scf.for is illegal to upstream's
+    // convert-nvgpu-to-nvvm (its structural type conversion cannot convert
+    // it); as a block argument gpu-to-llvm converts it with the rest.
+    pm.addNestedPass<func::FuncOp>(createSCFToControlFlowPass());
+  }
   setNvptxShortPointers(options.shortSharedPointers);
   gpu::GPUToNVVMPipelineOptions nvvm;
   nvvm.cubinChip = options.chip;
@@ -151,6 +162,8 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   nvvm.cubinFormat = format;
   nvvm.optLevel = options.optLevel;
   gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  if (options.asyncLoops)
+    pm.addPass(stencil::createStencilGpuCarriedStreams());
 }
 
 void stencil::registerStencilGpuPipeline() {

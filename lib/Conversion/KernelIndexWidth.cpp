@@ -7,8 +7,10 @@
 // their own; the kernels' parameters that come from `index` (memref
 // descriptor offsets, sizes and strides, index arguments) are then widened
 // back to i64 and truncated on entry, so that the host, lowered with 64-bit
-// indices, passes what the kernels expect. The upstream pipeline that
-// follows finds the device modules already in the LLVM dialect.
+// indices, passes what the kernels expect. With 64-bit indices the device
+// modules are lowered here too, so that the upstream pipeline that follows
+// always finds them in the LLVM dialect and the passes between
+// (stencil-kernel-read-only-operands) see the kernels' final parameters.
 //
 // 32 bits are safe when every index value of a kernel fits in int32: every
 // memref a kernel sees has a static layout whose largest element offset is
@@ -176,14 +178,28 @@ std::optional<IndexWidthObstacle> findIndexWidthObstacle(ModuleOp module) {
   return proven ? proven : unknown;
 }
 
-/// The lowering of a device module with 32-bit indices (the device half of
-/// upstream's gpu-lower-to-nvvm-pipeline).
-void buildDevice32Pipeline(OpPassManager &pm) {
-  pm.addPass(createLowerAffinePass());
+/// The lowering of a device module with `bitwidth`-bit indices (the device
+/// half of upstream's gpu-lower-to-nvvm-pipeline). With 64 bits in
+/// upstream's order (arith and index lowered before the GPU ops), which
+/// gives the same kernels as that pipeline; with 32 bits the GPU-op
+/// lowering converts arith too (the order docs/performance.md measured;
+/// the other order changes the registers of some hex-tiled kernels).
+void buildDevicePipeline(OpPassManager &pm, unsigned bitwidth) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  if (bitwidth == 64) {
+    ArithToLLVMConversionPassOptions arith;
+    arith.indexBitwidth = bitwidth;
+    pm.addPass(createArithToLLVMConversionPass(arith));
+    ConvertIndexToLLVMPassOptions index;
+    index.indexBitwidth = bitwidth;
+    pm.addPass(createConvertIndexToLLVMPass(index));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  }
   ConvertGpuOpsToNVVMOpsOptions nvvm;
-  nvvm.indexBitwidth = 32;
+  nvvm.indexBitwidth = bitwidth;
   pm.addPass(createConvertGpuOpsToNVVMOps(nvvm));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -199,9 +215,11 @@ struct KernelIndexWidth final
 
   void getDependentDialects(DialectRegistry &registry) const override {
     StencilKernelIndexWidthBase::getDependentDialects(registry);
-    OpPassManager device(gpu::GPUModuleOp::getOperationName());
-    buildDevice32Pipeline(device);
-    device.getDependentDialects(registry);
+    for (unsigned bitwidth : {32u, 64u}) {
+      OpPassManager device(gpu::GPUModuleOp::getOperationName());
+      buildDevicePipeline(device, bitwidth);
+      device.getDependentDialects(registry);
+    }
   }
 
   void runOnOperation() override {
@@ -211,17 +229,23 @@ struct KernelIndexWidth final
           << unsigned(indexBitwidth);
       return signalPassFailure();
     }
-    if (indexBitwidth == 64)
-      return;
-    std::optional<IndexWidthObstacle> obstacle = findIndexWidthObstacle(module);
+    std::optional<IndexWidthObstacle> obstacle;
+    if (indexBitwidth != 64)
+      obstacle = findIndexWidthObstacle(module);
     if (obstacle && indexBitwidth == 32 && obstacle->proven) {
       obstacle->where->emitError("index-bitwidth=32: ") << obstacle->why;
       return signalPassFailure();
     }
     // Automatic: 64 bits unless every size is known to fit. Explicit 32 with
     // sizes unknown on the host: the caller vouches for them.
-    if (obstacle && indexBitwidth == 0)
+    if (indexBitwidth == 64 || (obstacle && indexBitwidth == 0)) {
+      OpPassManager device(gpu::GPUModuleOp::getOperationName());
+      buildDevicePipeline(device, 64);
+      for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
+        if (failed(runPipeline(device, gpuModule)))
+          return signalPassFailure();
       return;
+    }
 
     // The kernels' parameters as the host passes them (64-bit indices).
     MLIRContext *ctx = &getContext();
@@ -245,7 +269,7 @@ struct KernelIndexWidth final
       }
 
     OpPassManager device(gpu::GPUModuleOp::getOperationName());
-    buildDevice32Pipeline(device);
+    buildDevicePipeline(device, 32);
     for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
       if (failed(runPipeline(device, gpuModule)))
         return signalPassFailure();

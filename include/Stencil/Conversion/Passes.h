@@ -174,6 +174,18 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "short pointers): no 64-bit address arithmetic per "
                      "shared access"),
       llvm::cl::init(true)};
+  Option<bool> readOnlyLoads{
+      *this, "read-only-loads",
+      llvm::cl::desc("Kernel operands that are only read and alias no "
+                     "written operand are loaded through the read-only "
+                     "data cache (noalias + readonly, ld.global.nc)"),
+      llvm::cl::init(true)};
+  Option<bool> asyncLoops{
+      *this, "async-loops",
+      llvm::cl::desc("Host loops of launches carry the GPU's async token: "
+                     "the host waits once after a time loop instead of "
+                     "after every step (stencil-gpu-async-loops)"),
+      llvm::cl::init(true)};
   Option<bool> hostToLLVM{
       *this, "host-to-llvm",
       llvm::cl::desc("Lower to NVVM, build the cubin and lower the host "

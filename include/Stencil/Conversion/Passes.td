@@ -140,6 +140,46 @@ def StencilGpuExactMath : Pass<"stencil-gpu-exact-math", "::mlir::gpu::GPUModule
   ];
 }
 
+def StencilGpuAsyncLoops : Pass<"stencil-gpu-async-loops", "::mlir::func::FuncOp"> {
+  let summary = "Carry the GPU's async token through host loops instead of "
+                "waiting for the device at the end of every iteration";
+  let description = [{
+    Runs after `gpu-async-region`, which chains the GPU ops of a block on a
+    token that starts with `gpu.wait async` and ends with a blocking
+    `gpu.wait` before the block's terminator: in a time loop, the host
+    waits for every step's kernels before it launches the next step's, and
+    the device idles for a launch latency per step. For an `scf.for` whose
+    body holds only such a chain (one `gpu.wait async` without
+    dependencies, launches and other asynchronous GPU ops, side-effect-free
+    host arithmetic, inner loops of the same kind) and ends with a blocking
+    `gpu.wait`, the token becomes an iteration argument: the chain of one
+    iteration starts where the previous one ended, and the host waits once,
+    after the loop. Inner loops first, so a tiled program's nest of loops
+    waits once. Loops with anything else in their body, or whose chain
+    joins several tokens, are left as they are. Upstream's gpu-to-llvm
+    lowers a carried token to the stream it stands for but the `gpu.wait`
+    on it as if it were an event: `stencil-gpu-carried-streams` repairs
+    that after the lowering.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect", "::mlir::scf::SCFDialect"];
+}
+
+def StencilGpuCarriedStreams : Pass<"stencil-gpu-carried-streams", "::mlir::ModuleOp"> {
+  let summary = "Wait for a loop-carried async token as the stream it is";
+  let description = [{
+    Runs on host code that upstream's gpu-to-llvm lowered. It lowers an
+    async token to the stream its chain runs on (`mgpuStreamCreate`'s
+    result, which launches use), but a blocking `gpu.wait` on a token that
+    is a block argument (a token carried by a loop, after
+    stencil-gpu-async-loops and scf-to-cf) to `mgpuEventSynchronize` and
+    `mgpuEventDestroy`, as if that argument were an event. Where every
+    value a block argument can hold is a stream (a result of
+    `mgpuStreamCreate`, through any number of branches), those calls become
+    `mgpuStreamSynchronize` and `mgpuStreamDestroy`.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def StencilKernelIndexWidth : Pass<"stencil-kernel-index-width", "::mlir::ModuleOp"> {
   let summary = "Lower the GPU kernels with 32-bit index arithmetic when "
                 "their sizes allow it";
@@ -151,7 +191,8 @@ def StencilKernelIndexWidth : Pass<"stencil-kernel-index-width", "::mlir::Module
     kernel parameters that come from `index` (memref descriptor offsets,
     sizes and strides, index arguments) are widened back to i64 and
     truncated on entry, so the host, lowered with 64-bit indices, passes
-    what the kernels expect. 32 bits are chosen (`index-bitwidth=0`) when
+    what the kernels expect; with 64-bit indices the device modules are
+    lowered here as well. 32 bits are chosen (`index-bitwidth=0`) when
     every memref a kernel sees has a static layout whose largest element
     offset is below 2^31, every grid size is below 2^31 and every index
     argument of a launch lies in int32 by integer range analysis on the
@@ -187,6 +228,28 @@ def StencilKernelLaunchBounds : Pass<"stencil-kernel-launch-bounds", "::mlir::Mo
     Option<"chip", "chip", "std::string", "\"sm_90\"",
            "GPU architecture whose device table entry sizes the occupancy">
   ];
+}
+
+def StencilKernelReadOnlyOperands : Pass<"stencil-kernel-read-only-operands", "::mlir::ModuleOp"> {
+  let summary = "Load the kernels' read-only, unaliased operands through the "
+                "read-only data cache (llvm.noalias + llvm.readonly)";
+  let description = [{
+    What nvcc gets from `const T *__restrict__`: a pointer the kernel only
+    reads and no written pointer aliases is loaded with `ld.global.nc`.
+    Runs after stencil-kernel-index-width, on device modules in the LLVM
+    dialect and host code whose launches still pass memrefs. A memref
+    operand of a kernel gets `llvm.noalias` and `llvm.readonly` on its
+    aligned pointer when the kernel only loads through that pointer (and
+    never uses the allocated one) and, at every launch of the kernel, the
+    operand is provably a different buffer from every operand the kernel
+    stores to. Two operands are different buffers when, looking through
+    views, they are different arguments of the entry function (the fields
+    of a stencil program do not overlap, as for `restrict`), different
+    allocations, or iteration arguments of one loop whose yields permute
+    them (ping-pong and three-buffer rotations) and whose initial values are
+    different buffers. Anything else is left as it is.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 def StencilKernelDynamicShared : Pass<"stencil-kernel-dynamic-shared", "::mlir::ModuleOp"> {
