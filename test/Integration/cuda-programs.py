@@ -8,8 +8,8 @@
 # toolkit's stub as the driver fails cleanly naming cuInit and
 # CUDA_ERROR_STUB_LIBRARY, without a driver says there is none, and with the
 # fake driver goes through the whole call (launches checked by the fake),
-# with dynamic shared memory past 48 KiB opted into; invalid option
-# combinations are refused.
+# with dynamic shared memory past 48 KiB opted into, and the host waits for
+# the device once per time loop; invalid option combinations are refused.
 import os
 import subprocess
 import sys
@@ -26,6 +26,27 @@ JACOBI = SRC / "examples" / "jacobi2d.mlir"
 def stencil(*args, env=None):
     return subprocess.run([sys.executable, "-m", "stencil", *map(str, args)], env=env,
                           capture_output=True, text=True)
+
+
+# Compiles the program for CUDA with the given --gpu-options (and passes),
+# runs it once on numpy arrays, prints the fake driver's counts of stream
+# waits, event waits and launches.
+WAIT_COUNTER = """
+import ctypes, sys
+import numpy as np
+from stencil.compiler import compile_file
+from stencil.runtime import StencilLibrary
+path, options, workdir, passes = sys.argv[1], sys.argv[2], sys.argv[3], tuple(sys.argv[4:])
+lib = StencilLibrary(compile_file(path, workdir=workdir, extra_passes=passes, target="cuda",
+                                  gpu_options=options))
+fake = ctypes.CDLL("libcuda.so.1")
+before = [fake.fakeCudaCalls(n) for n in (b"cuStreamSynchronize", b"cuEventSynchronize")]
+launches = fake.fakeCudaCalls(b"cuLaunchKernelEx") + fake.fakeCudaCalls(b"cuLaunchKernel")
+lib.call("jacobi2d", np.zeros((66, 66)), np.zeros((66, 66)))
+after = [fake.fakeCudaCalls(n) for n in (b"cuStreamSynchronize", b"cuEventSynchronize")]
+launches = fake.fakeCudaCalls(b"cuLaunchKernelEx") + fake.fakeCudaCalls(b"cuLaunchKernel") - launches
+print(after[0] - before[0], after[1] - before[1], launches)
+"""
 
 
 def check(cond, what, proc=None):
@@ -98,6 +119,27 @@ def main(work):
     check(proc.returncode == 1 and "cuFuncSetAttribute" in proc.stderr
           and "61840 bytes of dynamic shared memory" in proc.stderr,
           "the runtime opts the kernel into 61840 bytes of dynamic shared memory", proc)
+
+    # Host waits: one for the whole time loop (stencil-gpu-async-loops), one
+    # per step with async-loops=0; never an event wait on a carried stream.
+    waits = {}
+    for options in ("", "async-loops=0"):
+        for tiling in ((), ("hex-tile",)):
+            proc = subprocess.run([sys.executable, "-c", WAIT_COUNTER, str(JACOBI), options,
+                                   str(work / f"waits-{options or 'default'}-{len(tiling)}"),
+                                   *tiling], env=driver_env(fake), capture_output=True, text=True)
+            check(proc.returncode == 0, f"jacobi2d {tiling} {options} under the fake driver", proc)
+            waits[options, tiling] = dict(zip(("stream", "event", "launches"),
+                                              map(int, proc.stdout.split())))
+    for tiling in ((), ("hex-tile",)):
+        one, each = waits["", tiling], waits["async-loops=0", tiling]
+        check(one["event"] == 0 and each["event"] == 0 and one["launches"] == each["launches"],
+              f"{tiling}: the same launches, no event waits ({one}, {each})")
+        # The example has 11 steps (untiled: 11 loop iterations; hex-tiled: 2).
+        iterations = 11 if not tiling else 2
+        check(each["stream"] - one["stream"] == iterations - 1,
+              f"{tiling}: one stream wait per loop instead of one per iteration "
+              f"({one['stream']} vs {each['stream']})")
 
     # Option combinations.
     for args, message in (
