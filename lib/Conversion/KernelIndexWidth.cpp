@@ -238,12 +238,17 @@ struct KernelIndexWidth final
     }
     // Automatic: 64 bits unless every size is known to fit. Explicit 32 with
     // sizes unknown on the host: the caller vouches for them.
-    if (indexBitwidth == 64 || (obstacle && indexBitwidth == 0)) {
+    auto lowerDeviceModules = [&](unsigned bitwidth) {
       OpPassManager device(gpu::GPUModuleOp::getOperationName());
-      buildDevicePipeline(device, 64);
+      buildDevicePipeline(device, bitwidth);
       for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
         if (failed(runPipeline(device, gpuModule)))
-          return signalPassFailure();
+          return failure();
+      return success();
+    };
+    if (indexBitwidth == 64 || (obstacle && indexBitwidth == 0)) {
+      if (failed(lowerDeviceModules(64)))
+        signalPassFailure();
       return;
     }
 
@@ -268,11 +273,8 @@ struct KernelIndexWidth final
             llvm::to_vector(signature.getConvertedTypes());
       }
 
-    OpPassManager device(gpu::GPUModuleOp::getOperationName());
-    buildDevicePipeline(device, 32);
-    for (auto gpuModule : module.getOps<gpu::GPUModuleOp>())
-      if (failed(runPipeline(device, gpuModule)))
-        return signalPassFailure();
+    if (failed(lowerDeviceModules(32)))
+      return signalPassFailure();
 
     // Parameters that are i64 for the host and became i32: i64 again,
     // truncated on entry.
