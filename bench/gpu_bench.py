@@ -193,13 +193,16 @@ class Config:
         hex_opts = self.extra[variant][0] if variant in self.extra else self.hex
         if variant == "untiled" or hex_opts == "-":
             return ()
+        if hex_opts == "=":  # the kernel's own tile sizes
+            hex_opts = self.hex
         return (f"hex-tile={hex_opts}" if hex_opts else "hex-tile",)
 
     def gpu_options(self, variant):
         opts = [f"block-sizes={','.join(map(str, self.block))}"]
         if variant in self.extra:
             opts.insert(0, self.extra[variant][1])
-        elif variant == "hex" and self.threads:
+        own_tiles = variant == "hex" or self.extra.get(variant, ("",))[0] == "="
+        if own_tiles and self.threads:
             opts.insert(0, f"threads={self.threads}")
         return " ".join(o for o in opts if o)
 
@@ -253,6 +256,9 @@ def compile_ours(cfg, variant, mlir, wd, emulate):
     if "gpu_options" not in params:
         raise CompileError("stencil.compiler.compile_file has no gpu_options= parameter")
     kw["gpu_options"] = cfg.gpu_options(variant)
+    if emulate:  # options of the real GPU code alone do not change the emulated kernels
+        kw["gpu_options"] = " ".join(o for o in kw["gpu_options"].split()
+                                     if o.partition("=")[0] in SC.EMULATION_OPTIONS)
     return SC.compile_file(str(mlir), workdir=str(wd), extra_passes=cfg.hex_passes(variant),
                            **kw)
 

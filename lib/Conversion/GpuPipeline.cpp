@@ -143,6 +143,10 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   pm.addPass(stencil::createStencilKernelIndexWidth({options.indexBitwidth}));
   if (options.readOnlyLoads)
     pm.addPass(stencil::createStencilKernelReadOnlyOperands());
+  if (options.addressOffsets) {
+    pm.addPass(stencil::createStencilKernelAddressOffsets());
+    pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  }
   // After the read-only analysis, which follows memrefs through the host's
   // loops.
   if (options.asyncLoops) {

@@ -167,6 +167,10 @@ private:
   DenseSet<Operation *> snapshotLoads;
   /// Apply results written straight into the field of their store.
   DenseMap<Value, StoreOp> directStores;
+  /// Apply results that later applies also read: computed into a buffer
+  /// and, on the store's box, into the field of their store by the same
+  /// loop (what a hand-written kernel does; no copy loop).
+  DenseMap<Value, StoreOp> alsoStores;
   /// Buffers to free at the end of the block.
   SmallVector<Value> blockBuffers;
 };
@@ -367,7 +371,12 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
     for (Value res : op.getRes()) {
       auto type = cast<TempType>(res.getType());
       Storage storage;
-      if (StoreOp store = directStores.lookup(res)) {
+      StoreOp store = directStores.lookup(res);
+      // A result stored on part of its box and used by nothing else goes
+      // to the field alone (below), with no buffer.
+      if (StoreOp also = alsoStores.lookup(res); also && res.hasOneUse())
+        store = also;
+      if (store) {
         FailureOr<Storage> s = fieldStorage(store, store.getField());
         if (failed(s))
           return failure();
@@ -379,6 +388,15 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
       temps[res] = storage;
     }
   }
+  // Results also written into the field of their store, on its box.
+  SmallVector<std::pair<Storage, BoundsAttr>> alsoOutputs(outputs.size());
+  for (auto [r, res] : llvm::enumerate(op.getRes()))
+    if (StoreOp store = alsoStores.lookup(res)) {
+      FailureOr<Storage> s = fieldStorage(store, store.getField());
+      if (failed(s))
+        return failure();
+      alsoOutputs[r] = {*s, store.getBounds()};
+    }
 
   ReturnOp ret = op.getReturnOp();
   SmallVector<int64_t> unroll(rank, 1);
@@ -450,9 +468,35 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
             &scf::IfOp::create(nb, l, inBounds).getThenRegion().front());
       // Marked as an update of the computation (the emulation's profile
       // counts them).
-      memref::StoreOp::create(nb, l, value, outputs[r].memref,
-                              indicesOf(nb, l, point, off, outputs[r]))
-          ->setAttr("stencil.update", nb.getUnitAttr());
+      auto &[field, box] = alsoOutputs[r];
+      bool onlyField = box && op.getResult(r).hasOneUse();
+      if (!onlyField) {
+        memref::StoreOp::create(nb, l, value, outputs[r].memref,
+                                indicesOf(nb, l, point, off, outputs[r]))
+            ->setAttr("stencil.update", nb.getUnitAttr());
+        if (!box)
+          continue;
+      }
+      Value inBox;
+      for (unsigned d = 0; d < rank; ++d) {
+        auto bound = [&](arith::CmpIPredicate pred, int64_t value) {
+          Value cmp = arith::CmpIOp::create(nb, l, pred,
+                                            addConst(nb, l, point[d], off[d]),
+                                            constant(nb, l, value));
+          inBox = inBox ? arith::AndIOp::create(nb, l, inBox, cmp) : cmp;
+        };
+        if (box.getLb()[d] > lb[d])
+          bound(arith::CmpIPredicate::sge, box.getLb()[d]);
+        if (box.getUb()[d] < ub[d])
+          bound(arith::CmpIPredicate::slt, box.getUb()[d]);
+      }
+      if (inBox)
+        nb.setInsertionPointToStart(
+            &scf::IfOp::create(nb, l, inBox).getThenRegion().front());
+      Operation *store = memref::StoreOp::create(
+          nb, l, value, field.memref, indicesOf(nb, l, point, off, field));
+      if (onlyField)
+        store->setAttr("stencil.update", nb.getUnitAttr());
     }
   });
   return status;
@@ -463,8 +507,9 @@ LogicalResult StencilLowering::lowerStore(StoreOp op) {
   FailureOr<Storage> to = fieldStorage(op, op.getField());
   if (failed(from) || failed(to))
     return failure();
-  if (from->memref == to->memref && from->origin == to->origin)
-    return success(); // written in place by the apply
+  if ((from->memref == to->memref && from->origin == to->origin) ||
+      alsoStores.lookup(op.getTemp()) == op)
+    return success(); // written by the apply
   OpBuilder b(op);
   copyBox(b, op.getLoc(), op.getBounds().getLb(), op.getBounds().getUb(),
           *from, *to);
@@ -545,6 +590,7 @@ void StencilLowering::analyzeBlock(Block &block) {
   unneeded = findUnneededTempOps(block);
   snapshotLoads.clear();
   directStores.clear();
+  alsoStores.clear();
   DenseMap<Operation *, unsigned> position;
   SmallVector<Operation *> ops;
   for (Operation &op : block)
@@ -569,12 +615,28 @@ void StencilLowering::analyzeBlock(Block &block) {
       continue;
     BoundsAttr bounds = apply.getIterationBounds();
     for (Value res : apply.getRes()) {
-      if (!res.hasOneUse())
+      // One store, in this block, of a box the apply computes; any other
+      // use is an apply, which reads the buffer.
+      SmallVector<StoreOp> stores;
+      bool otherUse = false;
+      for (Operation *user : res.getUsers()) {
+        if (auto store = dyn_cast<StoreOp>(user))
+          stores.push_back(store);
+        else
+          otherUse |= !isa<ApplyOp>(user);
+      }
+      if (!bounds || otherUse || stores.size() != 1 ||
+          stores[0]->getBlock() != &block)
         continue;
-      auto store = dyn_cast<StoreOp>(*res.getUsers().begin());
-      if (!bounds || !store || store->getBlock() != &block ||
-          store.getBounds() != bounds)
+      StoreOp store = stores[0];
+      bool inside = true;
+      for (auto [slb, sub, alb, aub] :
+           llvm::zip(store.getBounds().getLb(), store.getBounds().getUb(),
+                     bounds.getLb(), bounds.getUb()))
+        inside &= alb <= slb && sub <= aub;
+      if (!inside)
         continue;
+      bool direct = res.hasOneUse() && store.getBounds() == bounds;
       Value root = rootOfField(store.getField());
       bool readsField = llvm::any_of(apply.getArgs(), [&](Value arg) {
         if (auto load = arg.getDefiningOp<LoadOp>())
@@ -587,8 +649,12 @@ void StencilLowering::analyzeBlock(Block &block) {
       bool touchedBetween = false;
       for (unsigned i = position[apply] + 1; i < position[store]; ++i)
         touchedBetween |= touchesField(ops[i], root);
-      if (!touchedBetween)
+      if (touchedBetween)
+        continue;
+      if (direct)
         directStores[res] = store;
+      else
+        alsoStores[res] = store;
     }
   }
 
@@ -605,9 +671,10 @@ void StencilLowering::analyzeBlock(Block &block) {
         writes[i].push_back(rootOfField(swap.getField()));
     });
   }
-  for (auto &[res, store] : directStores)
-    writes[position[res.getDefiningOp()]].push_back(
-        rootOfField(store.getField()));
+  for (auto *stores : {&directStores, &alsoStores})
+    for (auto &[res, store] : *stores)
+      writes[position[res.getDefiningOp()]].push_back(
+          rootOfField(store.getField()));
 
   // A load must copy when its field may be written after it, up to and
   // including its last reader (an apply with `outs` may write the field it

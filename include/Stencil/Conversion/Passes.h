@@ -180,6 +180,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "written operand are loaded through the read-only "
                      "data cache (noalias + readonly, ld.global.nc)"),
       llvm::cl::init(true)};
+  Option<bool> addressOffsets{
+      *this, "address-offsets",
+      llvm::cl::desc("The kernels' accesses at constant offsets from one "
+                     "point share one base address; the offsets become "
+                     "immediates of the loads and stores "
+                     "(stencil-kernel-address-offsets)"),
+      llvm::cl::init(true)};
   Option<bool> asyncLoops{
       *this, "async-loops",
       llvm::cl::desc("Host loops of launches carry the GPU's async token: "

@@ -252,6 +252,23 @@ def StencilKernelReadOnlyOperands : Pass<"stencil-kernel-read-only-operands", ":
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def StencilKernelAddressOffsets : Pass<"stencil-kernel-address-offsets", "::mlir::ModuleOp"> {
+  let summary = "One base address per point and a constant offset per "
+                "access in the kernels' address arithmetic";
+  let description = [{
+    Runs on device modules in the LLVM dialect (after
+    stencil-kernel-index-width). The index of every `nuw` getelementptr of
+    an element of 2 bytes or more is written as its linear part over the
+    values it combines, summed in one canonical order, plus a constant;
+    a constant C > 0 becomes a second getelementptr. Accesses at constant
+    offsets from one point then share one base address and NVPTX folds
+    the offsets into the loads' immediates (`ld [%rd+imm]`), as nvcc does.
+    Exact: the index x of such a GEP is non-negative, so x - C >= -C fits
+    the index type and sign-extends to x - C.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def StencilKernelDynamicShared : Pass<"stencil-kernel-dynamic-shared", "::mlir::ModuleOp"> {
   let summary = "Put the shared memory of kernels past the static limit into "
                 "dynamic shared memory";

@@ -45,20 +45,22 @@ func.func @lap_of_lap(%in: !stencil.field<?x?xf32>, %out: !stencil.field<?x?xf32
   func.return
 }
 
-// A store that covers less than the apply bounds copies from a buffer.
+// A store that covers less than the apply bounds, the result's only use:
+// the apply writes the field on the store's box, no buffer, no copy.
 // CHECK-LABEL: func.func @partial_store(
 // CHECK-SAME:      %[[IN:.*]]: memref<8xf64>, %[[OUT:.*]]: memref<8xf64>)
-// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
-// CHECK:         %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<6xf64>
-// CHECK:         scf.parallel
-// CHECK:           memref.store %{{.*}}, %[[BUF]]
-// CHECK:         scf.parallel (%[[X:.*]]) = (%[[C2]]) to (%[[C5]])
-// CHECK:           %[[V:.*]] = memref.load %[[BUF]][%[[X]]] : memref<6xf64>
-// CHECK:           %[[Y:.*]] = arith.addi %[[X]], %[[C1]] : index
-// CHECK:           memref.store %[[V]], %[[OUT]][%[[Y]]] : memref<8xf64>
-// CHECK:         memref.dealloc %[[BUF]]
+// CHECK-NOT:     memref.alloc
+// CHECK:         scf.parallel (%[[X:.*]]) =
+// CHECK:           %[[V:.*]] = memref.load %[[IN]]
+// CHECK:           %[[GE:.*]] = arith.cmpi sge, %[[X]], %[[C2]]
+// CHECK:           %[[LT:.*]] = arith.cmpi slt, %[[X]], %[[C5]]
+// CHECK:           %[[IN_BOX:.*]] = arith.andi %[[GE]], %[[LT]]
+// CHECK:           scf.if %[[IN_BOX]] {
+// CHECK:             memref.store %[[V]], %[[OUT]][%{{.*}}] {stencil.update} : memref<8xf64>
+// CHECK-NOT:     scf.parallel
+// CHECK:         return
 func.func @partial_store(%in: !stencil.field<[-1,7]xf64>, %out: !stencil.field<[-1,7]xf64>) {
   %t = stencil.load %in : !stencil.field<[-1,7]xf64> -> !stencil.temp<[0,6]xf64>
   %r = stencil.apply(%x = %t : !stencil.temp<[0,6]xf64>) -> (!stencil.temp<[0,6]xf64>) {
@@ -151,5 +153,42 @@ func.func @conditional_in_place(%f: !stencil.field<[0,8]xf64>, %o: !stencil.fiel
     stencil.return %v : f64
   }
   stencil.store %s to %o(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
+  func.return
+}
+
+// A result stored and read by a later apply on a larger box (fdtd-2d's ex
+// and ey): the apply writes a buffer, which the later apply reads, and the
+// field on the store's box in the same loop; no copy loop.
+// CHECK-LABEL: func.func @stored_and_read(
+// CHECK-SAME:      %[[IN:.*]]: memref<8xf64>, %[[A:.*]]: memref<8xf64>, %[[B:.*]]: memref<8xf64>)
+// CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : index
+// CHECK:         %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<7xf64>
+// CHECK:         scf.parallel (%[[X:.*]]) =
+// CHECK:           memref.store %[[V:.*]], %[[BUF]][%[[X]]] {stencil.update}
+// CHECK:           %[[LT:.*]] = arith.cmpi slt, %[[X]], %[[C6]]
+// CHECK:           scf.if %[[LT]] {
+// CHECK:             memref.store %[[V]], %[[A]][%{{.*}}] : memref<8xf64>
+// CHECK:         scf.parallel
+// CHECK:           memref.load %[[BUF]]
+// CHECK:           memref.load %[[BUF]]
+// CHECK:           memref.store %{{.*}}, %[[B]]
+// CHECK-NOT:     scf.parallel
+// CHECK:         memref.dealloc %[[BUF]]
+func.func @stored_and_read(%in: !stencil.field<[-1,7]xf64>, %a: !stencil.field<[-1,7]xf64>, %b: !stencil.field<[-1,7]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-1,7]xf64> -> !stencil.temp<[0,7]xf64>
+  %x = stencil.apply(%u = %t : !stencil.temp<[0,7]xf64>) -> (!stencil.temp<[0,7]xf64>) {
+    %c = stencil.access %u[0] : !stencil.temp<[0,7]xf64>
+    %s = stencil.store_result %c : !stencil.result<f64>
+    stencil.return %s : !stencil.result<f64>
+  }
+  %y = stencil.apply(%v = %x : !stencil.temp<[0,7]xf64>) -> (!stencil.temp<[0,6]xf64>) {
+    %c = stencil.access %v[0] : !stencil.temp<[0,7]xf64>
+    %n = stencil.access %v[1] : !stencil.temp<[0,7]xf64>
+    %d = arith.subf %n, %c : f64
+    %s = stencil.store_result %d : !stencil.result<f64>
+    stencil.return %s : !stencil.result<f64>
+  }
+  stencil.store %x to %a(<[0], [6]>) : !stencil.temp<[0,7]xf64> to !stencil.field<[-1,7]xf64>
+  stencil.store %y to %b(<[0], [6]>) : !stencil.temp<[0,6]xf64> to !stencil.field<[-1,7]xf64>
   func.return
 }
