@@ -220,8 +220,10 @@ def StencilKernelLaunchBounds : Pass<"stencil-kernel-launch-bounds", "::mlir::Mo
     block's barriers then overlap with the other's work), fewer when the
     shared memory or threads of a block do not allow two or when the grid
     has too few blocks to give every SM a second one. Kernels without a
-    known block size, with the attribute already, or for a chip outside the
-    device table (Stencil/Poly/GpuDevice.h) are left alone.
+    known block size, with the attribute already, without barriers and
+    shared memory (one point per thread, which ptxas keeps at full
+    occupancy, as for nvcc's `__launch_bounds__(N)`), or for a chip outside
+    the device table (Stencil/Poly/GpuDevice.h) are left alone.
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
   let options = [
@@ -258,7 +260,8 @@ def StencilKernelAddressOffsets : Pass<"stencil-kernel-address-offsets", "::mlir
   let description = [{
     Runs on device modules in the LLVM dialect (after
     stencil-kernel-index-width). The index of every `nuw` getelementptr of
-    an element of 2 bytes or more is written as its linear part over the
+    an element of 2 bytes or more, in a kernel that uses no shared memory,
+    is written as its linear part over the
     values it combines, summed in one canonical order, plus a constant;
     a constant C > 0 becomes a second getelementptr. Accesses at constant
     offsets from one point then share one base address and NVPTX folds
