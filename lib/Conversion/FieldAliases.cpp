@@ -5,11 +5,18 @@
 #include "Stencil/IR/StencilOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <set>
 
 using namespace mlir;
 using namespace mlir::stencil;
+
+Value mlir::stencil::viewedBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
+    memref = view.getViewSource();
+  return memref;
+}
 
 Value mlir::stencil::rootOfField(Value field) {
   while (true) {

@@ -26,6 +26,10 @@ namespace mlir::stencil {
 /// stencil.cast, memref.cast and the unrealized casts between the two types.
 Value rootOfField(Value field);
 
+/// The memref a memref value is a view of, through view-like ops
+/// (subviews, casts, reinterpret casts).
+Value viewedBuffer(Value memref);
+
 class FieldAliases {
 public:
   /// Analyses every `scf.for` nested in `root` (after field types have

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FieldAliases.h"
 #include "Stencil/Conversion/Passes.h"
 #include "Stencil/Runtime/EmulationRuntime.h"
 
@@ -29,7 +30,6 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -576,9 +576,7 @@ void Instrumentation::instrumentAccesses(gpu::LaunchOp launch,
     ValueRange indices = load ? load.getIndices() : store.getIndices();
     // The buffer behind views. One allocated by the kernel itself is private
     // to the thread: no traffic to count, no race.
-    Value root = memref;
-    while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
-      root = view.getViewSource();
+    Value root = stencil::viewedBuffer(memref);
     Operation *def = root.getDefiningOp();
     if (def && isa<memref::AllocaOp, memref::AllocOp>(def) &&
         launch->isProperAncestor(def))

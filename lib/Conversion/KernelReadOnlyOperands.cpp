@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FieldAliases.h"
 #include "Stencil/Conversion/Passes.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
@@ -20,7 +21,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILKERNELREADONLYOPERANDS
@@ -30,13 +30,6 @@ namespace mlir::stencil {
 using namespace mlir;
 
 namespace {
-
-/// The buffer a memref value views: through view-like ops to their source.
-Value viewedBuffer(Value memref) {
-  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>())
-    memref = view.getViewSource();
-  return memref;
-}
 
 /// Whether every use of `pointer` (a kernel parameter), through address
 /// computations, is the address of a load.
@@ -92,7 +85,7 @@ bool isEntryArgument(Value v) {
 /// Appends the buffers (entry arguments and allocations) `memref` may be
 /// to `buffers`; false when it may be something else.
 bool collectBuffers(Value memref, SmallVectorImpl<Value> &buffers) {
-  memref = viewedBuffer(memref);
+  memref = stencil::viewedBuffer(memref);
   if (isAllocation(memref) || isEntryArgument(memref)) {
     buffers.push_back(memref);
     return true;
@@ -110,8 +103,8 @@ bool collectBuffers(Value memref, SmallVectorImpl<Value> &buffers) {
 
 /// Whether `a` and `b` are provably different buffers (see Passes.td).
 bool differentBuffers(Value a, Value b) {
-  a = viewedBuffer(a);
-  b = viewedBuffer(b);
+  a = stencil::viewedBuffer(a);
+  b = stencil::viewedBuffer(b);
   if (a == b)
     return false;
   // Two iteration arguments of one rotating loop: different when every

@@ -17,10 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FieldAliases.h"
 #include "Stencil/Conversion/Passes.h"
 
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::stencil {
@@ -231,13 +231,7 @@ void ParallelToGpu::mapLoop(scf::ParallelOp loop) {
 
 /// The allocation a memref value is a view of, through view-like ops.
 Operation *allocationOf(Value memref) {
-  while (Operation *def = memref.getDefiningOp()) {
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return def;
-    memref = view.getViewSource();
-  }
-  return nullptr;
+  return stencil::viewedBuffer(memref).getDefiningOp();
 }
 
 /// Whether `op` (not counting its regions) reads or writes memref elements.
