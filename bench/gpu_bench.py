@@ -195,7 +195,10 @@ class Config:
             return ()
         if hex_opts == "=":  # the kernel's own tile sizes
             hex_opts = self.hex
-        return (f"hex-tile={hex_opts}" if hex_opts else "hex-tile",)
+        tiling = "hex-tile"
+        if hex_opts.startswith("split:"):  # split tiling instead
+            tiling, hex_opts = "split-tile", hex_opts[len("split:"):].strip()
+        return (f"{tiling}={hex_opts}" if hex_opts else tiling,)
 
     def gpu_options(self, variant):
         opts = [f"block-sizes={','.join(map(str, self.block))}"]
@@ -210,8 +213,8 @@ class Config:
         gpu = f'--convert-to-gpu="{self.gpu_options(variant)}"'
         if not self.hex_passes(variant):
             return gpu
-        hex_opts = self.hex_passes(variant)[0].partition("=")[2]
-        return (f'--hex-tile="{hex_opts}" ' if hex_opts else "--hex-tile ") + gpu
+        tiling, _, opts = self.hex_passes(variant)[0].partition("=")
+        return (f'--{tiling}="{opts}" ' if opts else f"--{tiling} ") + gpu
 
 
 def check_steps(steps, span):
@@ -937,7 +940,8 @@ def main(argv=None):
                    help="threads per block of the hex-tiled kernels (convert-to-gpu threads=)")
     p.add_argument("--variant", action="append", metavar="[KERNEL=]NAME|HEX|GPU",
                    help="one more variant to build, check and time beside untiled and hex: "
-                        "--hex-tile options HEX (empty: the pass's defaults; '-': untiled) and "
+                        "--hex-tile options HEX (empty: the pass's defaults; '-': untiled; "
+                        "'split:OPTS': --split-tile=OPTS instead) and "
                         "--convert-to-gpu options GPU, e.g. 'blocked|h=4 widths=16,128|"
                         "threads=128,4 thread-points=blocked' (repeatable; for every kernel "
                         "or one)")

@@ -23,6 +23,7 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
     mapping.chip = options.chip;
     mapping.threadPoints = options.threadPoints;
     mapping.interTileReuse = options.interTileReuse;
+    mapping.tileGrid = options.tileGrid;
     mapping.alignLoads = options.alignLoads;
     mapping.unroll = options.unroll;
     pm.addPass(poly::createPolyToGpu(mapping));

@@ -492,8 +492,8 @@ const unsigned *storeDepth(DepthInfo &info, unsigned depth) {
   return &info.depths.back();
 }
 
-/// Replaces every "parallel" and "kernel" mark by one whose id records its depth, and
-/// computes the maximal schedule depth.
+/// Replaces every "parallel", "kernel" and "grid_y_N" mark by one whose id
+/// records its depth, and computes the maximal schedule depth.
 isl_schedule_node *tagNode(isl_schedule_node *node, void *user) {
   auto &info = *static_cast<DepthInfo *>(user);
   if (!node)
@@ -522,7 +522,9 @@ isl_schedule_node *tagNode(isl_schedule_node *node, void *user) {
     return isl_schedule_node_free(node);
   }
   const char *name = isl_id_get_name(id.get());
-  if (!name || (StringRef(name) != kParallelMark && StringRef(name) != kKernelMark))
+  if (!name || (StringRef(name) != kParallelMark &&
+                StringRef(name) != kKernelMark &&
+                !StringRef(name).starts_with(kGridYMarkPrefix)))
     return node;
   isl_id *tagged = isl_id_alloc(
       ctx, name, const_cast<unsigned *>(storeDepth(info, depth)));
@@ -531,6 +533,28 @@ isl_schedule_node *tagNode(isl_schedule_node *node, void *user) {
   if (!node)
     info.error = islError(ctx);
   return node;
+}
+
+/// The largest N of the "grid_y_N" marks in the AST below `node` (1 if
+/// none): the blocks along y of the launch that `node` belongs to.
+int64_t gridYBelow(isl_ast_node *node) {
+  int64_t count = 1;
+  auto visit = [](isl_ast_node *node, void *user) -> isl_bool {
+    if (isl_ast_node_get_type(node) != isl_ast_node_mark)
+      return isl_bool_true;
+    Id id(isl_ast_node_mark_get_id(node));
+    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
+    int64_t n;
+    if (name && StringRef(name).starts_with(kGridYMarkPrefix) &&
+        !StringRef(name).drop_front(StringRef(kGridYMarkPrefix).size()).getAsInteger(10,
+                                                                         n)) {
+      int64_t &count = *static_cast<int64_t *>(user);
+      count = std::max(count, n);
+    }
+    return isl_bool_true;
+  };
+  isl_ast_node_foreach_descendant_top_down(node, visit, &count);
+  return count;
 }
 
 //===----------------------------------------------------------------------===//
@@ -561,6 +585,9 @@ private:
   /// stride); `body` gets the iteration index.
   LogicalResult launchKernel(Value count,
                              function_ref<LogicalResult(Value)> body);
+  /// Emits a loop over `count` iterations taken by the y blocks (with the
+  /// grid's stride); `body` gets the iteration index.
+  LogicalResult gridYLoop(Value count, function_ref<LogicalResult(Value)> body);
 
   /// Translates an integer (index) or boolean (i1) expression.
   FailureOr<Value> translateExpr(isl_ast_expr *expr);
@@ -599,6 +626,14 @@ private:
   /// created (outside any launch).
   std::optional<unsigned> pendingKernelDepth;
   bool inKernel = false;
+  /// Blocks along y of the launch still to be created (the largest
+  /// "grid_y_N" mark below the kernel mark).
+  int64_t pendingGridY = 1;
+  /// Inside a kernel, below a "grid_y_N" mark: the depth whose loops run
+  /// over the y blocks, until such a loop is entered.
+  std::optional<unsigned> gridYDepth;
+  /// The launch's block id and grid size along y.
+  Value blockIdY, gridSizeY;
   /// Conditions on thread ids that isl hoisted above the kernel launch
   /// (they hold for the thread ids of some threads only): tested inside
   /// the kernel instead.
@@ -643,6 +678,31 @@ LogicalResult AstTranslator::translate(isl_ast_node *node) {
     if (!isBlockLoop)
       return launchKernel(arith::ConstantIndexOp::create(b, loc, 1),
                           [&](Value) { return translate(node); });
+  }
+  // Below a "grid_y" mark, work that no loop over the y blocks encloses
+  // (isl emitted none for the band member) runs on the blocks of y = 0.
+  if (gridYDepth && inKernel && type != isl_ast_node_if &&
+      type != isl_ast_node_block && type != isl_ast_node_mark) {
+    bool isYLoop = false;
+    if (type == isl_ast_node_for) {
+      AstExpr iter(isl_ast_node_for_get_iterator(node));
+      Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
+      auto it = id ? iteratorDepths.find(id.get()) : iteratorDepths.end();
+      isYLoop = it != iteratorDepths.end() && it->second == *gridYDepth;
+    }
+    if (!isYLoop) {
+      OpBuilder::InsertionGuard guard(b);
+      Value first = arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::eq, blockIdY,
+          arith::ConstantIndexOp::create(b, loc, 0));
+      auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      std::optional<unsigned> depth = gridYDepth;
+      gridYDepth.reset();
+      LogicalResult result = translate(node);
+      gridYDepth = depth;
+      return result;
+    }
   }
   switch (type) {
   case isl_ast_node_for:
@@ -706,7 +766,14 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
     return failIsl(ctx);
   bool blockLoop = pendingKernelDepth && depthIt != iteratorDepths.end() &&
                    depthIt->second == *pendingKernelDepth;
+  bool yLoop = inKernel && gridYDepth && depthIt != iteratorDepths.end() &&
+               depthIt->second == *gridYDepth;
   // A single iteration: just bind the iterator.
+  if (degenerate && yLoop)
+    return gridYLoop(arith::ConstantIndexOp::create(b, loc, 1), [&](Value) {
+      return withIterator(iterId.get(), *lb,
+                          [&] { return translate(body.get()); });
+    });
   if (degenerate && !blockLoop)
     return withIterator(iterId.get(), *lb,
                         [&] { return translate(body.get()); });
@@ -758,11 +825,14 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
     return fail("loop step " + Twine(*stepValue) + " is not positive");
   Value step = arith::ConstantIndexOp::create(b, loc, *stepValue);
 
-  if (blockLoop) {
+  if (blockLoop || yLoop) {
     // Iteration k of the loop is lb + k * step, k < ceil((ub - lb) / step).
     Value extent = arith::SubIOp::create(b, loc, ub, *lb);
     Value count = arith::CeilDivSIOp::create(b, loc, extent, step);
-    return launchKernel(count, [&](Value k) {
+    auto over = [&](Value count, function_ref<LogicalResult(Value)> body) {
+      return blockLoop ? launchKernel(count, body) : gridYLoop(count, body);
+    };
+    return over(count, [&](Value k) {
       Value iv = arith::AddIOp::create(
           b, loc, *lb, arith::MulIOp::create(b, loc, k, step));
       return withIterator(iterId.get(), iv,
@@ -859,6 +929,18 @@ LogicalResult AstTranslator::translateMark(isl_ast_node *node) {
       return fail("'threads' mark outside a kernel");
     return translate(child.get());
   }
+  if (name.starts_with(kGridYMarkPrefix)) {
+    if (!inKernel)
+      return fail("'" + name + "' mark outside a kernel");
+    auto *depth = static_cast<const unsigned *>(isl_id_get_user(id.get()));
+    if (!depth)
+      return fail(name + " mark without depth");
+    std::optional<unsigned> outer = gridYDepth;
+    gridYDepth = *depth;
+    LogicalResult result = translate(child.get());
+    gridYDepth = outer;
+    return result;
+  }
   if (name != kParallelMark && name != kKernelMark)
     return translate(child.get());
   auto *depth = static_cast<const unsigned *>(isl_id_get_user(id.get()));
@@ -870,8 +952,10 @@ LogicalResult AstTranslator::translateMark(isl_ast_node *node) {
     if (inKernel || pendingKernelDepth)
       return fail("nested 'kernel' marks");
     pendingKernelDepth = *depth;
+    pendingGridY = gridYBelow(child.get());
     LogicalResult result = translate(child.get());
     pendingKernelDepth.reset();
+    pendingGridY = 1;
     return result;
   }
   parallelDepths.push_back(*depth);
@@ -898,7 +982,8 @@ AstTranslator::launchKernel(Value count,
   for (unsigned d = 0; d < 3; ++d)
     threads.push_back(arith::ConstantIndexOp::create(
         b, loc, d < gpu->threads.size() ? gpu->threads[d] : 1));
-  auto launch = gpu::LaunchOp::create(b, loc, grid, one, one, threads[0],
+  Value gridY = arith::ConstantIndexOp::create(b, loc, pendingGridY);
+  auto launch = gpu::LaunchOp::create(b, loc, grid, gridY, one, threads[0],
                                       threads[1], threads[2]);
   Block &kernel = launch.getBody().front();
   b.setInsertionPointToStart(&kernel);
@@ -908,6 +993,8 @@ AstTranslator::launchKernel(Value count,
   auto loop = scf::ForOp::create(b, loc, launch.getBlockIds().x, count,
                                  launch.getGridSize().x);
   b.setInsertionPointToStart(loop.getBody());
+  blockIdY = launch.getBlockIds().y;
+  gridSizeY = launch.getGridSize().y;
   gpu::KernelDim3 tids = launch.getThreadIds();
   Value ids[] = {tids.x, tids.y, tids.z};
   for (auto [name, id] : llvm::zip(kThreadIdParams, ids))
@@ -931,6 +1018,19 @@ AstTranslator::launchKernel(Value count,
   pendingKernelDepth = depth;
   for (StringRef name : kThreadIdParams)
     params.erase(name);
+  return result;
+}
+
+LogicalResult
+AstTranslator::gridYLoop(Value count,
+                         function_ref<LogicalResult(Value)> body) {
+  OpBuilder::InsertionGuard guard(b);
+  auto loop = scf::ForOp::create(b, loc, blockIdY, count, gridSizeY);
+  b.setInsertionPointToStart(loop.getBody());
+  std::optional<unsigned> depth = gridYDepth;
+  gridYDepth.reset();
+  LogicalResult result = body(loop.getInductionVar());
+  gridYDepth = depth;
   return result;
 }
 

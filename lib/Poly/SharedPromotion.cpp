@@ -97,11 +97,15 @@ SmallVector<isl::schedule_node> marksNamed(isl::schedule schedule,
 }
 
 /// The t' band of a kernel mapped by poly-to-gpu's hybrid mapping: kernel
-/// -> context -> [S_hex] -> [S_other...] (not in 1D) -> [t'].
+/// -> context -> [S_hex] -> [S_other...] (not in 1D) -> [t'], with a
+/// "grid_y" mark above [S_other...] in split-tiled 3D kernels.
 isl::schedule_node stepBand(isl::schedule_node kernel, unsigned numSpaceDims) {
   isl::schedule_node node = kernel.child(0).child(0).child(0);
-  if (numSpaceDims > 1)
+  if (numSpaceDims > 1) {
+    if (isl_schedule_node_get_type(node.get()) == isl_schedule_node_mark)
+      node = node.child(0);
     node = node.child(0);
+  }
   return node;
 }
 

@@ -37,7 +37,7 @@ GPU (docs/gpu-runtime.md); every command takes:
                     "format=isa", "block-sizes=64,4", "threads=32,4", "fma=1"
                     (with --emulate-gpu: only block-sizes, threads,
                     promote, shared-budget, thread-points, unroll,
-                    inter-tile-reuse, align-loads and chip).
+                    inter-tile-reuse, align-loads, tile-grid and chip).
   --emulate-gpu     compile through the same GPU mapping but run the kernels
                     on the CPU (--stencil-cpu-pipeline=emulate-gpu=true); with
                     --openmp the blocks run in parallel. Its results equal the
@@ -373,7 +373,7 @@ def main(argv=None):
                         help="options of stencil-opt --convert-to-gpu, e.g. \"chip=sm_80 "
                              "block-sizes=64,4\" (with --emulate-gpu: block-sizes, threads, "
                              "promote, shared-budget, thread-points, unroll, inter-tile-reuse, "
-                             "align-loads and chip only)")
+                             "align-loads, tile-grid and chip only)")
     common.add_argument("--emulate-gpu", action="store_true",
                         help="compile through the GPU mapping and run the kernels on the "
                              "CPU (blocks in parallel with --openmp); bit-identical to the "

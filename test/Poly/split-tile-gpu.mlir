@@ -7,6 +7,15 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --poly-to-gpu | FileCheck %s --check-prefix=TREE
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --poly-to-gpu | grep -o 'mark: \\22kernel\\22' | count 4
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --convert-to-gpu=host-to-llvm=false | FileCheck %s --check-prefix=LAUNCH
+// 3D: the second tile dimension of each color goes over the grid's y
+// (tile-grid, on by default; heat3d's 20 rows: 3 tiles of 8), the last
+// stays a stream within the block; tile-grid=0 keeps the tiles after the
+// first in sequence.
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --split-tile --poly-to-gpu | FileCheck %s --check-prefix=GRID
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --split-tile --poly-to-gpu | grep -o 'mark: \\22grid_y_3\\22' | count 8
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --split-tile --poly-to-gpu=tile-grid=0 | FileCheck %s --check-prefix=NOGRID
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --split-tile --convert-to-gpu=host-to-llvm=false | FileCheck %s --check-prefix=GRIDLAUNCH
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --split-tile --convert-to-gpu="host-to-llvm=false tile-grid=0" | FileCheck %s --check-prefix=NOGRIDLAUNCH
 // Explicit sizes are kept (no re-tiling).
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile="h=2 widths=8,32" --poly-to-gpu | FileCheck %s --check-prefix=KEPT
 
@@ -25,3 +34,18 @@
 
 // KEPT: child: { schedule: \22[{ S0[t, s1, s2] -> [(floor((t)/2))] }]\22
 // KEPT-SAME: (floor((s2)/32))
+
+// GRID: mark: \22kernel\22
+// GRID-SAME: [(floor((s1)/8))] }]\22, permutable: 1, coincident: [ 1 ], child: { mark: \22grid_y_3\22, child: { schedule: \22[{ S0[t, s1, s2, s3] -> [(floor((s2)/8))] }, { S0[t, s1, s2, s3] -> [(floor((s3)/32))] }]\22
+
+// NOGRID-NOT: grid_y
+// NOGRID: mark: \22kernel\22
+// NOGRID-NOT: grid_y
+
+// GRIDLAUNCH-COUNT-8: gpu.launch_func {{.*}} blocks in (%{{.*}}, %c3, %c1)
+// GRIDLAUNCH: gpu.func @heat3d_kernel
+// GRIDLAUNCH: scf.for %{{.*}} = %block_id_x to %{{.*}} step %grid_dim_x {
+// GRIDLAUNCH: scf.for %{{.*}} = %block_id_y to %c3 step %grid_dim_y {
+
+// NOGRIDLAUNCH-COUNT-8: gpu.launch_func {{.*}} blocks in (%{{.*}}, %c1, %c1)
+// NOGRIDLAUNCH-NOT: block_id_y

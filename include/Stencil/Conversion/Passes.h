@@ -88,6 +88,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("With emulate-gpu: poly-to-gpu inter-tile-reuse "
                      "(promotion step f)"),
       llvm::cl::init(true)};
+  Option<bool> tileGrid{
+      *this, "tile-grid",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu tile-grid (split-tiled "
+                     "3D: the second tile dimension over the grid's y)"),
+      llvm::cl::init(true)};
   Option<bool> alignLoads{
       *this, "align-loads",
       llvm::cl::desc("With emulate-gpu: poly-to-gpu align-loads (promotion "
@@ -154,6 +159,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Promotion step (f): a tile that follows its predecessor "
                      "along the innermost parallelogram dimension moves what "
                      "both hold within shared memory instead of loading it"),
+      llvm::cl::init(true)};
+  Option<bool> tileGrid{
+      *this, "tile-grid",
+      llvm::cl::desc("Split-tiled 3D kernels: the second tile dimension "
+                     "(parallel within a color) over the grid's y blocks "
+                     "as well as the first over x"),
       llvm::cl::init(true)};
   Option<bool> alignLoads{
       *this, "align-loads",

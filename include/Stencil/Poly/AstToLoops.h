@@ -54,6 +54,10 @@ inline bool isBarrierStatement(llvm::StringRef name) {
 /// The isl parameters that stand for the thread ids x, y, z in kernel code.
 constexpr const char *kThreadIdParams[] = {"tid_x", "tid_y", "tid_z"};
 
+/// Prefix of the name of a mark inside a kernel ("grid_y_N") whose band's
+/// first member runs over the grid's y blocks, N of them (see generateLoops).
+constexpr const char *kGridYMarkPrefix = "grid_y_";
+
 /// How "kernel" and "threads" marks become GPU code (see generateLoops).
 struct GpuLaunchConfig {
   /// Threads per block along x, y, z; the isl parameters `tid_x`, `tid_y`,
@@ -79,6 +83,10 @@ struct GpuLaunchConfig {
 ///   launch's thread ids are the parameters `tid_x/y/z`. A mark named
 ///   "threads" documents where the work is distributed over the threads (by
 ///   constraints on `tid_*` in the tree); it must be inside a kernel.
+///   A mark named `kGridYMarkPrefix` + N inside a kernel gives the launch N
+///   blocks along y (at most 65535) and makes each loop of the band member
+///   right below it a loop over them with the grid's stride; its work that
+///   no such loop encloses runs on the blocks of y = 0 only.
 ///   Instances of the statement `kBarrierStatement` become `gpu.barrier`.
 ///   Both marks and barriers are errors without `gpu` or outside a kernel.
 /// - `if` becomes `scf.if`; integer expressions become `arith` ops on index

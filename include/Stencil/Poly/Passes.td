@@ -240,6 +240,11 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
            "follows its predecessor along the innermost parallelogram "
            "dimension on the same block moves what both boxes hold within "
            "shared memory and loads only the rest">,
+    Option<"tileGrid", "tile-grid", "bool", "true",
+           "Split-tiled 3D kernels: the second tile dimension (parallel "
+           "within a color) over the grid's y blocks as well as the first "
+           "over x; the last stays a stream within a block (inter-tile "
+           "reuse). false: only the first tile dimension over the blocks">,
     Option<"sharedBudget", "shared-budget", "int64_t", "49152",
            "Shared memory per block for promoted arrays, in bytes; arrays "
            "that do not fit stay in global memory (a remark names them). "
