@@ -544,12 +544,11 @@ int64_t gridYBelow(isl_ast_node *node) {
       return isl_bool_true;
     Id id(isl_ast_node_mark_get_id(node));
     const char *name = id ? isl_id_get_name(id.get()) : nullptr;
+    StringRef count = name ? StringRef(name) : StringRef();
     int64_t n;
-    if (name && StringRef(name).starts_with(kGridYMarkPrefix) &&
-        !StringRef(name).drop_front(StringRef(kGridYMarkPrefix).size()).getAsInteger(10,
-                                                                         n)) {
-      int64_t &count = *static_cast<int64_t *>(user);
-      count = std::max(count, n);
+    if (count.consume_front(kGridYMarkPrefix) && !count.getAsInteger(10, n)) {
+      int64_t &largest = *static_cast<int64_t *>(user);
+      largest = std::max(largest, n);
     }
     return isl_bool_true;
   };
@@ -829,15 +828,14 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
     // Iteration k of the loop is lb + k * step, k < ceil((ub - lb) / step).
     Value extent = arith::SubIOp::create(b, loc, ub, *lb);
     Value count = arith::CeilDivSIOp::create(b, loc, extent, step);
-    auto over = [&](Value count, function_ref<LogicalResult(Value)> body) {
-      return blockLoop ? launchKernel(count, body) : gridYLoop(count, body);
-    };
-    return over(count, [&](Value k) {
+    auto iteration = [&](Value k) {
       Value iv = arith::AddIOp::create(
           b, loc, *lb, arith::MulIOp::create(b, loc, k, step));
       return withIterator(iterId.get(), iv,
                           [&] { return translate(body.get()); });
-    });
+    };
+    return blockLoop ? launchKernel(count, iteration)
+                     : gridYLoop(count, iteration);
   }
 
   OpBuilder::InsertionGuard guard(b);

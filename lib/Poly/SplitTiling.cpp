@@ -76,15 +76,20 @@ SplitTileSizes mlir::stencil::poly::defaultSplitTileSizes(
     const DependenceCone &cone, unsigned statementsPerStep, TileTarget target) {
   // CPU: a tile's data should stay within the L2 cache and its innermost
   // width be long enough to vectorize and stream. GPU: a tile per block,
-  // its footprint within 48 KiB of shared memory, a multiple of a warp
-  // along the innermost dimension.
+  // a multiple of a warp along the innermost dimension; in 1D and 2D its
+  // footprint within 48 KiB of shared memory. In 3D the bands are 2 steps,
+  // too few for a copy to shared memory to pay: the measured best on an
+  // H100 (docs/performance.md, "Fourth lease") is 8 x 8 x 128, whose box
+  // at the papers' sizes is over the budget and stays in global memory
+  // (laplace3d f32: 134 GStencils/s, against 46 for 8 x 8 x 32 promoted
+  // and 93 for it in global memory).
   struct Defaults {
     int64_t height, outerWidth, innerWidth;
   };
   // Indexed by [target][rank - 1] (rank 3 and above share the last row).
   static constexpr Defaults table[2][3] = {
       {{16, 512, 512}, {8, 64, 512}, {4, 16, 256}}, // CPU
-      {{8, 128, 128}, {4, 16, 64}, {2, 8, 32}},     // GPU
+      {{8, 128, 128}, {4, 16, 64}, {2, 8, 128}},    // GPU
   };
   size_t n = cone.upper.size();
   auto [height, outerWidth, innerWidth] =

@@ -36,7 +36,7 @@
 // KEPT-SAME: (floor((s2)/32))
 
 // GRID: mark: \22kernel\22
-// GRID-SAME: [(floor((s1)/8))] }]\22, permutable: 1, coincident: [ 1 ], child: { mark: \22grid_y_3\22, child: { schedule: \22[{ S0[t, s1, s2, s3] -> [(floor((s2)/8))] }, { S0[t, s1, s2, s3] -> [(floor((s3)/32))] }]\22
+// GRID-SAME: [(floor((s1)/8))] }]\22, permutable: 1, coincident: [ 1 ], child: { mark: \22grid_y_3\22, child: { schedule: \22[{ S0[t, s1, s2, s3] -> [(floor((s2)/8))] }, { S0[t, s1, s2, s3] -> [(floor((s3)/128))] }]\22
 
 // NOGRID-NOT: grid_y
 // NOGRID: mark: \22kernel\22
