@@ -142,6 +142,20 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
   using Base::Base;
 
   std::optional<PromotionMode> promotion;
+  bool autoPromotion = false;
+
+  /// The promotion of the kernels of an n-dimensional scop: the option, or
+  /// for `auto` interleaved below 3D and none from 3D on. Measured on an
+  /// H100 (docs/performance.md, "Tile sizes on the H100" and "Fourth
+  /// lease"): in 2D promotion makes the hexagons 2.5-3x faster; in 3D a
+  /// tile's few steps use each copied element about twice, and the copies
+  /// and their barriers cost more than L1 saves (the headline command's
+  /// hexagons 20% slower promoted, split tiles 2x).
+  PromotionMode promotionFor(unsigned n) const {
+    if (!autoPromotion)
+      return *promotion;
+    return n >= 3 ? PromotionMode::None : PromotionMode::Interleaved;
+  }
 
   LogicalResult map(ScopOp scop);
   void fitTilesToBudget(ScopOp scop, HexTileRequest &sizes,
@@ -165,10 +179,12 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
                     .Case("none", PromotionMode::None)
                     .Case("copy", PromotionMode::Copy)
                     .Case("interleaved", PromotionMode::Interleaved)
+                    .Case("auto", PromotionMode::Interleaved)
                     .Default(std::nullopt);
+    autoPromotion = promote == "auto";
     if (!promotion) {
-      getOperation().emitError("poly-to-gpu: promote must be none, copy or "
-                               "interleaved, got '")
+      getOperation().emitError("poly-to-gpu: promote must be none, copy, "
+                               "interleaved or auto, got '")
           << promote << "'";
       return signalPassFailure();
     }
@@ -322,7 +338,8 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     if (failed(hexTileScop(scop, request, &chosen, &analysis)))
       return failure();
     scop->removeAttr(kRetileForGpuAttr);
-    if (*promotion != PromotionMode::None && !chosen.widths.empty()) {
+    if (!chosen.widths.empty() &&
+        promotionFor(chosen.widths.size()) != PromotionMode::None) {
       fitTilesToBudget(scop, chosen, analysis);
       if (alignLoads && !offset)
         alignTiles(scop, chosen, analysis);
@@ -557,7 +574,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     SmallVector<SharedBuffer> buffers;
     try {
       PromotionOptions promoting;
-      promoting.mode = *promotion;
+      promoting.mode = promotionFor(n);
       promoting.threads.assign(blockThreads.begin(), blockThreads.end());
       promoting.budgetBytes = sharedBudget;
       promoting.unrollCopies = unroll;
@@ -570,7 +587,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     }
     scop.setSchedule(toString(schedule));
     if (!buffers.empty())
-      writeSharedBuffers(scop, buffers, *promotion);
+      writeSharedBuffers(scop, buffers, promotionFor(n));
   } catch (const isl::exception &e) {
     return scop.emitOpError("isl failed while mapping to the GPU: ")
            << e.what();

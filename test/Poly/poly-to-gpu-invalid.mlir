@@ -30,7 +30,7 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | sed 's/-> A0\[(0), (-13 + 24i1)\]/-> A0[(0)]/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-OFFSET
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4" | sed 's/reuse = array<i64: 0, 0, 16>/reuse = array<i64: 16>/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-REUSE
 
-// PROMOTE: error: poly-to-gpu: promote must be none, copy or interleaved, got 'all'
+// PROMOTE: error: poly-to-gpu: promote must be none, copy, interleaved or auto, got 'all'
 // BUDGET: error: poly-to-gpu: shared-budget must not be negative
 // POINTS: error: poly-to-gpu: thread-points must be blocked or cyclic, got 'diagonal'
 // BUDGET-SM90: error: poly-to-gpu: shared-budget 232449 exceeds the 232448 bytes of shared memory a block of sm_90 can have

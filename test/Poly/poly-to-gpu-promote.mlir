@@ -51,13 +51,16 @@
 // still lowers (random programs in gpu-emulation-random.test mix promoted
 // and unpromoted arrays).
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="shared-budget=6000" --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=BUDGET
-// The headline command's sizes fit the budget: heat3d f32 at 96^3 with the
-// GPU's 3D defaults (h=1, widths 8,8,32) needs 50024 bytes per tile; with
-// --hex-tile alone (target=auto) poly-to-gpu halves the widest outer width
-// until the tile fits (4,8,32: 34632 bytes); explicit sizes are kept.
+// Promoted, the headline command's sizes fit the budget: heat3d f32 at 96^3
+// with the GPU's 3D defaults (h=1, widths 8,8,32) needs 50024 bytes per
+// tile; with --hex-tile alone (target=auto) poly-to-gpu halves the widest
+// outer width until the tile fits (4,8,32: 34632 bytes); explicit sizes
+// are kept. By default (promote=auto) 3D kernels are not promoted: no
+// buffers, no remark.
 // RUN: %python -m stencil.benchmarks gen heat3d --shape 96,96,96 --steps 8 --dtype f32 > %t.heat3d.mlir
-// RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu=chip=sm_75 2>&1 | FileCheck %s --check-prefix=FIT
-// RUN: stencil-opt %t.heat3d.mlir --hex-tile=target=gpu --poly-to-gpu 2>&1 | FileCheck %s --check-prefix=NOFIT
+// RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu="chip=sm_75 promote=interleaved" 2>&1 | FileCheck %s --check-prefix=FIT
+// RUN: stencil-opt %t.heat3d.mlir --hex-tile=target=gpu --poly-to-gpu=promote=interleaved 2>&1 | FileCheck %s --check-prefix=NOFIT
+// RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu=chip=sm_75 2>&1 | FileCheck %s --check-prefix=AUTO3D
 // promote=none is the unpromoted mapping.
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=none" | FileCheck %s --check-prefix=NONE
 
@@ -133,3 +136,7 @@
 // FIT: gpu_shared = [{array = @A0, kernel = 0 : i64, offset = {{.*}}, shape = array<i64: 2, 9, 13, 37>}
 // NOFIT: remark: array @A0 stays in global memory: its tile footprint (50024 bytes) does not fit
 // NOFIT-NOT: gpu_shared
+// AUTO3D-NOT: remark
+// AUTO3D-NOT: gpu_shared
+// AUTO3D: gpu_threads = array<i64: 32, 4, 2>
+// AUTO3D-NOT: gpu_shared

@@ -59,8 +59,8 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
   Option<std::string> promote{
       *this, "promote",
       llvm::cl::desc("With emulate-gpu: poly-to-gpu shared-memory promotion "
-                     "(none, copy, interleaved)"),
-      llvm::cl::init("interleaved")};
+                     "(none, copy, interleaved, auto)"),
+      llvm::cl::init("auto")};
   Option<int64_t> sharedBudget{
       *this, "shared-budget",
       llvm::cl::desc("With emulate-gpu: poly-to-gpu shared memory per block "
@@ -135,8 +135,9 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       *this, "promote",
       llvm::cl::desc("Shared-memory promotion of hex-tiled kernels: none, "
                      "copy (copy-in, compute, copy-out), interleaved "
-                     "(copy-in; values stored as they are computed)"),
-      llvm::cl::init("interleaved")};
+                     "(copy-in; values stored as they are computed), auto "
+                     "(interleaved in 1D and 2D, none in 3D)"),
+      llvm::cl::init("auto")};
   Option<int64_t> sharedBudget{
       *this, "shared-budget",
       llvm::cl::desc("Shared memory per block for promoted arrays, in bytes "

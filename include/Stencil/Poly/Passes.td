@@ -224,11 +224,13 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
            "coalescing">,
     Option<"maxBlocks", "max-blocks", "int64_t", "65535",
            "Largest grid; more tiles than this are looped over by the blocks">,
-    Option<"promote", "promote", "std::string", "\"interleaved\"",
+    Option<"promote", "promote", "std::string", "\"auto\"",
            "Shared-memory promotion of hex-tiled kernels (hybrid paper "
            "Table 4): none (every access in global memory), copy (copy-in, "
            "compute in shared memory, copy-out), interleaved (copy-in; "
-           "each value also stored to global memory as it is computed)">,
+           "each value also stored to global memory as it is computed), "
+           "auto (interleaved in 1D and 2D, none in 3D, where the tiles' "
+           "few steps do not pay for the copies)">,
     Option<"alignLoads", "align-loads", "bool", "true",
            "Promotion step (d) of the hybrid paper (sec. 4.2.3): translate "
            "the innermost parallelogram tiles of the tilings poly-to-gpu "
