@@ -97,7 +97,7 @@ LogicalResult mlir::stencil::checkExchangesPaired(dmp::SwapOp swap) {
   return success();
 }
 
-void mlir::stencil::lowerHaloExchanges(
+mlir::stencil::PostedExchanges mlir::stencil::postHaloExchanges(
     ArrayRef<std::pair<dmp::SwapOp, Value>> swaps) {
   dmp::SwapOp first = swaps.front().first;
   auto module = first->getParentOfType<ModuleOp>();
@@ -132,13 +132,7 @@ void mlir::stencil::lowerHaloExchanges(
         b, loc, arith::DivUIOp::create(b, loc, rank, idx(strides[d])),
         idx(topology[d])));
 
-  struct Posted {
-    Value memref;
-    dmp::ExchangeAttr exchange;
-    SmallVector<int64_t> at; // the receive box's corner in the memref
-    Value valid, sendBuffer, recvBuffer;
-  };
-  SmallVector<Posted> posted;
+  PostedExchanges posted;
   for (auto [position, entry] : llvm::enumerate(swaps)) {
     auto [swap, memref] = entry;
     Type element = cast<MemRefType>(memref.getType()).getElementType();
@@ -209,9 +203,14 @@ void mlir::stencil::lowerHaloExchanges(
       posted.push_back({memref, exchange, at, valid, sendBuffer, recvBuffer});
     }
   }
+  return posted;
+}
+
+void mlir::stencil::completeHaloExchanges(OpBuilder &b, Location loc,
+                                          const PostedExchanges &posted) {
   func::CallOp::create(b, loc, "stencil_mpi_waitall", TypeRange{},
                        ValueRange{});
-  for (Posted &p : posted) {
+  for (const stencil::PostedExchange &p : posted) {
     auto unpack = scf::IfOp::create(b, loc, p.valid, /*withElseRegion=*/false);
     {
       OpBuilder tb = unpack.getThenBodyBuilder();
@@ -222,4 +221,12 @@ void mlir::stencil::lowerHaloExchanges(
     memref::DeallocOp::create(b, loc, p.sendBuffer);
     memref::DeallocOp::create(b, loc, p.recvBuffer);
   }
+}
+
+void mlir::stencil::lowerHaloExchanges(
+    ArrayRef<std::pair<dmp::SwapOp, Value>> swaps) {
+  dmp::SwapOp first = swaps.front().first;
+  PostedExchanges posted = postHaloExchanges(swaps);
+  OpBuilder b(first);
+  completeHaloExchanges(b, first.getLoc(), posted);
 }

@@ -95,6 +95,87 @@ struct Storage {
   SmallVector<int64_t> origin;
 };
 
+/// A box [lb, ub) of grid points.
+struct Box {
+  SmallVector<int64_t> lb, ub;
+
+  bool empty() const {
+    for (auto [l, u] : llvm::zip(lb, ub))
+      if (u <= l)
+        return true;
+    return false;
+  }
+  bool intersects(const Box &other) const {
+    for (unsigned d = 0; d < lb.size(); ++d)
+      if (other.ub[d] <= lb[d] || ub[d] <= other.lb[d])
+        return false;
+    return !empty() && !other.empty();
+  }
+  int64_t volume() const {
+    int64_t v = 1;
+    for (auto [l, u] : llvm::zip(lb, ub))
+      v *= std::max<int64_t>(u - l, 0);
+    return v;
+  }
+  /// Shrinks the box along one dimension so that it misses `other`, keeping
+  /// the most points (empty when `other` covers no side of it).
+  void cut(const Box &other) {
+    if (!intersects(other))
+      return;
+    Box best{lb, lb}; // empty
+    for (unsigned d = 0; d < lb.size(); ++d) {
+      if (other.lb[d] <= lb[d]) {
+        Box above = *this;
+        above.lb[d] = other.ub[d];
+        if (above.volume() > best.volume())
+          best = above;
+      }
+      if (other.ub[d] >= ub[d]) {
+        Box below = *this;
+        below.ub[d] = other.lb[d];
+        if (below.volume() > best.volume())
+          best = below;
+      }
+    }
+    *this = best;
+  }
+};
+
+/// The points of `box` outside `inner` (a sub-box) as disjoint slabs: per
+/// dimension d, below and above `inner`, over inner's extent in the
+/// dimensions before d and the box's after it.
+SmallVector<Box> boxMinus(const Box &box, const Box &inner) {
+  if (inner.empty())
+    return box.empty() ? SmallVector<Box>{} : SmallVector<Box>{box};
+  SmallVector<Box> slabs;
+  Box rest = box;
+  for (unsigned d = 0; d < box.lb.size(); ++d) {
+    Box below = rest, above = rest;
+    below.ub[d] = inner.lb[d];
+    above.lb[d] = inner.ub[d];
+    for (const Box &slab : {below, above})
+      if (!slab.empty())
+        slabs.push_back(slab);
+    rest.lb[d] = inner.lb[d];
+    rest.ub[d] = inner.ub[d];
+  }
+  return slabs;
+}
+
+/// A halo exchange in flight (Devito's "full" mode): the applies after the
+/// swaps compute what does not read the halo being received, then the
+/// exchange completes, then they compute the rest.
+struct Overlap {
+  PostedExchanges posted;
+  Location loc;
+  /// The exchange completes before this op (the first the overlap stops at).
+  Operation *end = nullptr;
+  /// The applies split, each with its box computed before the wait.
+  DenseMap<Operation *, Box> interior;
+  /// What runs after the wait, in order.
+  SmallVector<std::function<LogicalResult(OpBuilder &)>> deferred;
+};
+
 class StencilLowering {
 public:
   StencilLowering(bool parallel, bool parallelAllDims,
@@ -139,6 +220,9 @@ private:
   bool touchesField(Operation *op, Value root);
   LogicalResult lowerUnrealizedCast(UnrealizedConversionCastOp op);
   LogicalResult lowerSwaps(dmp::SwapOp first);
+  DenseMap<Operation *, Box>
+  planOverlap(ArrayRef<std::pair<dmp::SwapOp, Value>> group, Operation *&end);
+  LogicalResult completeOverlap();
   void copyBox(OpBuilder &b, Location loc, ArrayRef<int64_t> lb,
                ArrayRef<int64_t> ub, const Storage &from, const Storage &to);
 
@@ -155,6 +239,8 @@ private:
   const FieldAliases &aliases;
   /// Swaps lowered with an earlier one of their group.
   DenseSet<Operation *> loweredSwaps;
+  /// The exchange in flight in the block being lowered.
+  std::optional<Overlap> overlap;
   /// Memref of each field value (cast results and converted arguments).
   DenseMap<Value, Value> fields;
   /// Storage of each temp value.
@@ -404,16 +490,25 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
     unroll.assign(u.getIndices().begin(), u.getIndices().end());
   unsigned factor = ret.getUnrollFactor();
 
+  // The loops over a box of the apply's points (all of them, or the parts
+  // of an overlap with a halo exchange, which may run later).
+  auto emitLoops = [this, op, rank, argStorage, mapping, outputs, alsoOutputs,
+                    unroll, factor, lb = SmallVector<int64_t>(lb),
+                    ub = SmallVector<int64_t>(ub)](
+                       OpBuilder &b, ArrayRef<int64_t> boxLb,
+                       ArrayRef<int64_t> boxUb) mutable -> LogicalResult {
+  Location loc = op.getLoc();
+  IRMapping bodyMapping = mapping;
   LogicalResult status = success();
-  buildLoops(b, loc, lb, ub, unroll, [&](OpBuilder &nb, Location l,
-                                         ValueRange point) {
+  buildLoops(b, loc, boxLb, boxUb, unroll, [&](OpBuilder &nb, Location l,
+                                               ValueRange point) {
     // The body, with accesses turned into loads of the operands' storage.
     FailureOr<SmallVector<Value>> returned = cloneApplyBody(
-        nb, op, mapping, [&](OpBuilder &ob, Operation *o) -> Value {
+        nb, op, bodyMapping, [&](OpBuilder &ob, Operation *o) -> Value {
           Location ol = o->getLoc();
           if (auto access = dyn_cast<AccessOp>(o)) {
             const Storage &s =
-                argStorage[cast<BlockArgument>(access.getTemp())];
+                argStorage.find(cast<BlockArgument>(access.getTemp()))->second;
             SmallVector<int64_t> off = access.getApplyOffset(rank);
             SmallVector<int64_t> dims = access.getOperandDims(rank);
             SmallVector<Value> idx(s.origin.size());
@@ -424,7 +519,8 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
             return memref::LoadOp::create(ob, ol, s.memref, idx);
           }
           if (auto dyn = dyn_cast<DynAccessOp>(o)) {
-            const Storage &s = argStorage[cast<BlockArgument>(dyn.getTemp())];
+            const Storage &s =
+                argStorage.find(cast<BlockArgument>(dyn.getTemp()))->second;
             SmallVector<Value> idx;
             for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
               idx.push_back(addConst(ob, ol, v, -s.origin[d]));
@@ -500,6 +596,21 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
     }
   });
   return status;
+  };
+
+  if (!overlap || !overlap->interior.contains(op))
+    return emitLoops(b, lb, ub);
+  // Overlapped with a halo exchange: the interior now, the rest after the
+  // wait.
+  const Box &interior = overlap->interior.find(op)->second;
+  if (!interior.empty() && failed(emitLoops(b, interior.lb, interior.ub)))
+    return failure();
+  Box whole{SmallVector<int64_t>(lb), SmallVector<int64_t>(ub)};
+  for (const Box &slab : boxMinus(whole, interior))
+    overlap->deferred.push_back([emitLoops, slab](OpBuilder &later) mutable {
+      return emitLoops(later, slab.lb, slab.ub);
+    });
+  return success();
 }
 
 LogicalResult StencilLowering::lowerStore(StoreOp op) {
@@ -751,14 +862,181 @@ LogicalResult StencilLowering::lowerSwaps(dmp::SwapOp first) {
     group.push_back({swap, memref});
     loweredSwaps.insert(swap);
   }
-  lowerHaloExchanges(group);
+  bool blocking = llvm::any_of(group, [](auto entry) {
+    return entry.first->hasAttr(dmp::kBlockingAttr);
+  });
+  Operation *end = nullptr;
+  DenseMap<Operation *, Box> interior;
+  if (!blocking)
+    interior = planOverlap(group, end);
+  if (interior.empty()) {
+    lowerHaloExchanges(group);
+    return success();
+  }
+  overlap.emplace(
+      Overlap{postHaloExchanges(group), first.getLoc(), end, interior, {}});
+  return success();
+}
+
+/// The applies after a group of swaps that can start before its messages
+/// arrive, each with the box of its points that reads no received value
+/// (transitively, through the temps of earlier applies) and writes no point
+/// a message will fill. The run of such ops ends (`end`) at the first op
+/// that could observe the reordering: a load that copies or reads a field
+/// written since the swaps, a write of a field loaded since them, a store
+/// that copies, an apply with `outs` or dynamic accesses of what arrives,
+/// or any other op with effects (another swap, a loop, the terminator).
+/// Empty when no apply has points to compute early.
+DenseMap<Operation *, Box> StencilLowering::planOverlap(
+    ArrayRef<std::pair<dmp::SwapOp, Value>> group, Operation *&end) {
+  // What the messages fill, in the domain's coordinates, widest first: a
+  // face cut makes the edges and corners beyond it miss the box already.
+  SmallVector<Box> received;
+  SmallVector<Value> exchanged;
+  for (auto [swap, memref] : group) {
+    exchanged.push_back(rootOfField(swap.getField()));
+    for (Attribute attr : swap.getSwaps()) {
+      auto exchange = cast<dmp::ExchangeAttr>(attr);
+      Box box{SmallVector<int64_t>(exchange.getOffset()),
+              SmallVector<int64_t>(exchange.getOffset())};
+      for (auto [u, size] : llvm::zip(box.ub, exchange.getSize()))
+        u += size;
+      received.push_back(box);
+    }
+  }
+  llvm::stable_sort(received, [](const Box &a, const Box &b) {
+    return a.volume() > b.volume();
+  });
+  auto mayAliasAny = [&](ArrayRef<Value> roots, Value root) {
+    return llvm::any_of(
+        roots, [&](Value other) { return aliases.mayAlias(other, root); });
+  };
+
+  // Per temp defined since the swaps, the box of its values ready before
+  // the wait; a temp not in the map is ready everywhere.
+  DenseMap<Value, Box> ready;
+  SmallVector<Value> loaded, written;
+  DenseMap<Operation *, Box> interior;
+  bool any = false;
+  Operation *op = group.back().first->getNextNode();
+  for (; op; op = op->getNextNode()) {
+    if (unneeded.contains(op))
+      continue;
+    if (auto load = dyn_cast<LoadOp>(op)) {
+      Value root = rootOfField(load.getField());
+      auto type = cast<TempType>(load.getRes().getType());
+      if (snapshotLoads.contains(op) || mayAliasAny(written, root) ||
+          !type.hasBounds())
+        break;
+      loaded.push_back(root);
+      if (mayAliasAny(exchanged, root)) {
+        Box box{SmallVector<int64_t>(type.getLb()),
+                SmallVector<int64_t>(type.getUb())};
+        for (const Box &r : received)
+          box.cut(r);
+        ready[load.getRes()] = box;
+      }
+      continue;
+    }
+    if (auto apply = dyn_cast<ApplyOp>(op)) {
+      BoundsAttr bounds = apply.getIterationBounds();
+      if (!bounds || !apply.getDest().empty())
+        break;
+      SmallVector<Value> writes;
+      for (Value res : apply.getRes())
+        for (auto *stores : {&directStores, &alsoStores})
+          if (StoreOp store = stores->lookup(res))
+            writes.push_back(rootOfField(store.getField()));
+      if (llvm::any_of(writes,
+                       [&](Value root) { return mayAliasAny(loaded, root); }))
+        break;
+      unsigned rank = apply.getRank();
+      Box box{SmallVector<int64_t>(bounds.getLb()),
+              SmallVector<int64_t>(bounds.getUb())};
+      // Unrolled points come in blocks the split would have to keep whole.
+      if (apply.getReturnOp().getUnrollFactor() != 1)
+        box.ub = box.lb;
+      bool fieldOperand = false;
+      apply.getBody()->walk([&](Operation *nested) {
+        Value temp;
+        if (auto access = dyn_cast<AccessOp>(nested))
+          temp = access.getTemp();
+        else if (auto dyn = dyn_cast<DynAccessOp>(nested))
+          temp = dyn.getTemp();
+        else
+          return;
+        Value operand =
+            apply.getArgs()[cast<BlockArgument>(temp).getArgNumber()];
+        fieldOperand |= isa<FieldType>(operand.getType());
+        auto it = ready.find(operand);
+        if (it == ready.end())
+          return;
+        auto access = dyn_cast<AccessOp>(nested);
+        SmallVector<int64_t> dims =
+            access ? access.getOperandDims(rank) : SmallVector<int64_t>();
+        bool sameDims = access && it->second.lb.size() == rank;
+        for (unsigned d = 0; sameDims && d < rank; ++d)
+          sameDims = dims[d] == int64_t(d);
+        if (!sameDims) {
+          box.ub = box.lb; // nothing early
+          return;
+        }
+        SmallVector<int64_t> off = access.getApplyOffset(rank);
+        for (unsigned d = 0; d < rank; ++d) {
+          box.lb[d] = std::max(box.lb[d], it->second.lb[d] - off[d]);
+          box.ub[d] = std::min(box.ub[d], it->second.ub[d] - off[d]);
+        }
+      });
+      // Fields read by an apply directly are not followed.
+      if (fieldOperand)
+        break;
+      for (const Box &r : received)
+        box.cut(r);
+      if (box.empty())
+        box.ub = box.lb;
+      for (Value res : apply.getRes())
+        ready[res] = box;
+      interior[apply] = box;
+      any |= !box.empty();
+      llvm::append_range(written, writes);
+      continue;
+    }
+    if (auto store = dyn_cast<StoreOp>(op)) {
+      // Written by its apply (already split), else a copy: the end.
+      if (directStores.lookup(store.getTemp()) == store ||
+          alsoStores.lookup(store.getTemp()) == store)
+        continue;
+      break;
+    }
+    if (isPure(op) && op->getNumRegions() == 0 &&
+        !op->hasTrait<OpTrait::IsTerminator>())
+      continue;
+    break;
+  }
+  end = op;
+  if (!any || !end)
+    return {};
+  return interior;
+}
+
+/// Waits for the exchange in flight, then runs what was deferred.
+LogicalResult StencilLowering::completeOverlap() {
+  OpBuilder b(overlap->end);
+  completeHaloExchanges(b, overlap->loc, overlap->posted);
+  for (auto &emit : overlap->deferred)
+    if (failed(emit(b)))
+      return failure();
+  overlap.reset();
   return success();
 }
 
 LogicalResult StencilLowering::lowerBlock(Block &block) {
   blockBuffers.clear();
   analyzeBlock(block);
+  overlap.reset();
   for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (overlap && &op == overlap->end && failed(completeOverlap()))
+      return failure();
     if (unneeded.contains(&op))
       continue;
     LogicalResult result =

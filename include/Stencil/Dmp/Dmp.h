@@ -20,6 +20,11 @@
 
 namespace mlir::dmp {
 
+/// A unit attribute on `dmp.swap`: its exchange completes before the ops
+/// after it run. Without it the lowering overlaps the exchange with the
+/// points of the following applies that do not need the received halo.
+inline constexpr llvm::StringLiteral kBlockingAttr = "dmp.blocking";
+
 /// The process grid of a `#dmp.grid_slice_Nd` strategy, null for any other
 /// attribute.
 TopoAttr getStrategyTopology(Attribute strategy);
