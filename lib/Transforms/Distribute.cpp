@@ -840,6 +840,10 @@ void StencilDistributePass::runOnOperation() {
   pending.clear();
   hoistSwaps(module);
   nextSlot = 0;
+  if (!overlap)
+    module.walk([&](dmp::SwapOp swap) {
+      swap->setAttr(dmp::kBlockingAttr, UnitAttr::get(&getContext()));
+    });
 }
 
 } // namespace

@@ -269,7 +269,7 @@ def _check_target(target, emulate_gpu, openmp, gpu_options):
 
 def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_sources=(),
                  cpu=None, target="cpu", emulate_gpu=False, gpu_options="", distribute=None,
-                 halo_depth=1, **checks):
+                 halo_depth=1, overlap=True, **checks):
     """Compile the stencil program in `path` to a shared library.
 
     Returns a CompiledModule with the library path and the lowered signature
@@ -296,10 +296,14 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     (--stencil-distribute, before `extra_passes`); the library links
     libStencilMpi.so and is called through stencil.distributed.
     `halo_depth=h` exchanges halos deep enough for h steps every h steps.
+    `overlap=False` completes each exchange before the step computes
+    (by default the points that need no received halo are computed while
+    the messages are in flight).
     """
     _check_target(target, emulate_gpu, openmp, gpu_options)
     if distribute:
         options = f"grid={distribute}" + (f" depth={halo_depth}" if halo_depth != 1 else "")
+        options += "" if overlap else " overlap=false"
         extra_passes = (f"stencil-distribute={options}", *extra_passes)
     _emulation_checks(emulate_gpu, checks)
     if target == "cpu" and not emulate_gpu:

@@ -63,7 +63,9 @@ def worker(cases_file):
             print(f"{status} {case['label']} on {comm.size} ranks, grid "
                   f"{'x'.join(map(str, dec.grid))}{' OpenMP' if case['openmp'] else ''}"
                   f"{' GPU code emulated' if case['emulate_gpu'] else ''}, "
-                  f"halo depth {case['depth']}: {messages} messages", flush=True)
+                  f"halo depth {case['depth']}"
+                  f"{'' if case['overlap'] else ', no overlap'}: {messages} messages",
+                  flush=True)
     if comm.rank == 0 and failed:
         sys.exit(f"{failed} distributed runs differ from the single-process run")
 
@@ -126,7 +128,10 @@ def main(workdir):
             plan[n].append(dict(label=label, path=path, sources=sources,
                                 depth=min(depth, 2) if emulate else depth,
                                 grid=grids[n][rank], openmp=(k + n) % 3 == 0, seed=k,
-                                emulate_gpu=emulate))
+                                emulate_gpu=emulate,
+                                # Exchanges overlap with computation by
+                                # default; some runs wait first.
+                                overlap=(k + n) % 5 != 2))
 
     def build(case):
         while True:
@@ -135,7 +140,8 @@ def main(workdir):
                                                  emulate_gpu=case["emulate_gpu"],
                                                  extra_sources=case["sources"],
                                                  distribute=case["grid"],
-                                                 halo_depth=case["depth"])
+                                                 halo_depth=case["depth"],
+                                                 overlap=case["overlap"])
                 break
             except compiler.CompileError as e:
                 # A deep halo wider than the smallest block: a shallower one.
@@ -176,6 +182,8 @@ def main(workdir):
 
     deep = sum(c["depth"] > 1 for cases in plan.values() for c in cases)
     assert deep >= 10, f"only {deep} runs with deep halos"
+    blocking = sum(not c["overlap"] for cases in plan.values() for c in cases)
+    assert 3 <= blocking <= 15, f"{blocking} runs without overlap"
     env = dict(os.environ, OMP_NUM_THREADS="2")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(compiler.__file__).parents[1]),
                                                       env.get("PYTHONPATH")]))

@@ -15,6 +15,16 @@ def ConvertStencilToLoops : Pass<"convert-stencil-to-loops", "::mlir::ModuleOp">
     into the stored field when that is safe and into a buffer otherwise.
     Time loops (`scf.for` over fields in `iter_args`) are converted with
     their bodies. Requires shape-inferred input.
+
+    A run of consecutive `dmp.swap`s is one round of MPI messages. Unless a
+    swap is marked `dmp.blocking`, the round overlaps with computation: the
+    messages are posted at the swaps; the applies that follow (up to the
+    first op that could observe the reordering: another swap, a loop, a
+    store that copies, a load of a field written since the swaps, a write
+    of a field loaded since them) compute the box of their points that
+    reads no received value, directly or through earlier applies, and
+    writes no halo point; then the round is waited for and unpacked, and
+    the applies compute the rest of their points, in slabs.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",

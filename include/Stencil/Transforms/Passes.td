@@ -188,6 +188,10 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     bounds, stores directly in their body and rotating fields that cannot
     alias.
 
+    The exchanges overlap with computation when lowered (Devito's "full"
+    mode, see `--convert-stencil-to-loops`); `overlap=false` marks every
+    swap `dmp.blocking` instead.
+
     Errors (located): stores of different bounds in one function; `outs`
     applies, `stencil.index`, combines along a decomposed dimension,
     external loads and stores, lower-rank fields and calls with fields
@@ -200,6 +204,10 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     Option<"depth", "depth", "int64_t", /*default=*/"1",
            "Time steps per halo exchange: the halo is deep enough for that "
            "many steps and the overlap is computed redundantly">,
+    Option<"overlap", "overlap", "bool", /*default=*/"true",
+           "Compute the points that need no received halo while the "
+           "messages are in flight (false: mark every swap `dmp.blocking`, "
+           "the exchange completes before the step computes)">,
   ];
   let dependentDialects = ["::mlir::dmp::DmpDialect",
                            "::mlir::arith::ArithDialect",
