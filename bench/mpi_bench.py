@@ -11,7 +11,9 @@ prints, per grid:
             --stencil-distribute emits (its exchanges and, with deep
             halos, the points it computes redundantly per step);
   measured  seconds per step on 1 and 2 ranks (two processes, one per core:
-            the same program in one run each, median of --runs);
+            the same program in one run each, median of --runs); on 2
+            ranks with per-step halos also without overlapping the exchange
+            with the interior computation;
   model     seconds per step at 8-512 ranks: the measured single-rank time
             per point times the points of the largest block plus the
             redundant ones, plus the messages times the latency and the
@@ -142,8 +144,14 @@ def main():
             while len(dims) > 1 and dims[-1] == 1:
                 dims.pop()
             grid = "x".join(map(str, dims))
-            for depth in ((1,) if ranks == 1 else (1, args.depth)):
-                compiled = compiler.compile_file(str(path), distribute=grid, halo_depth=depth)
+            # On 2 ranks, per-step halos also without overlapping the
+            # exchange with the interior (--stencil-distribute overlap=false).
+            variants = [(1, True)] if ranks == 1 else [(1, True), (args.depth, True)]
+            if ranks == 2:
+                variants.insert(1, (1, False))
+            for depth, overlap in variants:
+                compiled = compiler.compile_file(str(path), distribute=grid, halo_depth=depth,
+                                                 overlap=overlap)
                 dec = compiled.signatures[func].decomposition
                 points = block_points(dec)
                 msgs, sent, redundant = interior_traffic(dec, path, depth)
@@ -158,7 +166,8 @@ def main():
                     print(row + f"{result['messages'] / args.steps:>9.2f} "
                           f"{result['bytes'] / args.steps:>10.0f} {points:>11} "
                           f"{redundant:>9.0f} {seconds:>10.3e}  measured"
-                          + (" (2 cores)" if ranks == 2 else ""))
+                          + (" (2 cores)" if ranks == 2 else "")
+                          + ("" if overlap else ", no overlap"))
                     continue
                 seconds = (per_point * (points + redundant) + msgs * args.latency
                            + sent / args.bandwidth)

@@ -19,7 +19,8 @@ using PostedExchanges = SmallVector<PostedExchange>;
 /// Packs every region of consecutive swaps (each with the memref of its
 /// field's buffer) into a contiguous buffer and posts all receives and
 /// sends, before the first swap.
-PostedExchanges postHaloExchanges(ArrayRef<std::pair<dmp::SwapOp, Value>> swaps);
+PostedExchanges
+postHaloExchanges(ArrayRef<std::pair<dmp::SwapOp, Value>> swaps);
 
 /// Waits for the messages of `posted` and unpacks the received regions into
 /// the halos, at `b`'s insertion point (after the posting, in its block).

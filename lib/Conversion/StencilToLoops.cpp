@@ -497,105 +497,110 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
                     ub = SmallVector<int64_t>(ub)](
                        OpBuilder &b, ArrayRef<int64_t> boxLb,
                        ArrayRef<int64_t> boxUb) mutable -> LogicalResult {
-  Location loc = op.getLoc();
-  IRMapping bodyMapping = mapping;
-  LogicalResult status = success();
-  buildLoops(b, loc, boxLb, boxUb, unroll, [&](OpBuilder &nb, Location l,
-                                               ValueRange point) {
-    // The body, with accesses turned into loads of the operands' storage.
-    FailureOr<SmallVector<Value>> returned = cloneApplyBody(
-        nb, op, bodyMapping, [&](OpBuilder &ob, Operation *o) -> Value {
-          Location ol = o->getLoc();
-          if (auto access = dyn_cast<AccessOp>(o)) {
-            const Storage &s =
-                argStorage.find(cast<BlockArgument>(access.getTemp()))->second;
-            SmallVector<int64_t> off = access.getApplyOffset(rank);
-            SmallVector<int64_t> dims = access.getOperandDims(rank);
-            SmallVector<Value> idx(s.origin.size());
-            for (unsigned d = 0; d < rank; ++d)
-              if (dims[d] >= 0)
-                idx[dims[d]] =
-                    addConst(ob, ol, point[d], off[d] - s.origin[dims[d]]);
-            return memref::LoadOp::create(ob, ol, s.memref, idx);
+    Location loc = op.getLoc();
+    IRMapping bodyMapping = mapping;
+    LogicalResult status = success();
+    buildLoops(
+        b, loc, boxLb, boxUb, unroll,
+        [&](OpBuilder &nb, Location l, ValueRange point) {
+          // The body, with accesses turned into loads of the operands' storage.
+          FailureOr<SmallVector<Value>> returned = cloneApplyBody(
+              nb, op, bodyMapping, [&](OpBuilder &ob, Operation *o) -> Value {
+                Location ol = o->getLoc();
+                if (auto access = dyn_cast<AccessOp>(o)) {
+                  const Storage &s =
+                      argStorage.find(cast<BlockArgument>(access.getTemp()))
+                          ->second;
+                  SmallVector<int64_t> off = access.getApplyOffset(rank);
+                  SmallVector<int64_t> dims = access.getOperandDims(rank);
+                  SmallVector<Value> idx(s.origin.size());
+                  for (unsigned d = 0; d < rank; ++d)
+                    if (dims[d] >= 0)
+                      idx[dims[d]] = addConst(ob, ol, point[d],
+                                              off[d] - s.origin[dims[d]]);
+                  return memref::LoadOp::create(ob, ol, s.memref, idx);
+                }
+                if (auto dyn = dyn_cast<DynAccessOp>(o)) {
+                  const Storage &s =
+                      argStorage.find(cast<BlockArgument>(dyn.getTemp()))
+                          ->second;
+                  SmallVector<Value> idx;
+                  for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
+                    idx.push_back(addConst(ob, ol, v, -s.origin[d]));
+                  return memref::LoadOp::create(ob, ol, s.memref, idx);
+                }
+                auto index = cast<IndexOp>(o);
+                int64_t d = index.getDimValue();
+                return addConst(ob, ol, point[d], index.getOffset()[d]);
+              });
+          if (failed(returned)) {
+            status = failure();
+            return;
           }
-          if (auto dyn = dyn_cast<DynAccessOp>(o)) {
-            const Storage &s =
-                argStorage.find(cast<BlockArgument>(dyn.getTemp()))->second;
-            SmallVector<Value> idx;
-            for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
-              idx.push_back(addConst(ob, ol, v, -s.origin[d]));
-            return memref::LoadOp::create(ob, ol, s.memref, idx);
+          // Result r of unrolled point p is return operand r * factor + p; the
+          // points of the unroll box are numbered in row-major order.
+          for (auto [i, value] : llvm::enumerate(*returned)) {
+            unsigned r = i / factor, p = i % factor;
+            if (!value)
+              continue;
+            SmallVector<int64_t> off(rank);
+            for (int d = rank - 1; d >= 0; --d) {
+              off[d] = p % unroll[d];
+              p /= unroll[d];
+            }
+            // When the extent is not a multiple of the unroll factor, the last
+            // block of points sticks out: its points beyond ub are not stored
+            // (shape inference gave the operands the points the body reads).
+            Value inBounds;
+            for (unsigned d = 0; d < rank; ++d) {
+              if (off[d] == 0 || (ub[d] - lb[d]) % unroll[d] == 0)
+                continue;
+              Value inside = arith::CmpIOp::create(
+                  nb, l, arith::CmpIPredicate::slt,
+                  addConst(nb, l, point[d], off[d]), constant(nb, l, ub[d]));
+              inBounds = inBounds
+                             ? arith::AndIOp::create(nb, l, inBounds, inside)
+                             : inside;
+            }
+            OpBuilder::InsertionGuard guard(nb);
+            if (inBounds)
+              nb.setInsertionPointToStart(
+                  &scf::IfOp::create(nb, l, inBounds).getThenRegion().front());
+            // Marked as an update of the computation (the emulation's profile
+            // counts them).
+            auto &[field, box] = alsoOutputs[r];
+            bool onlyField = box && op.getResult(r).hasOneUse();
+            if (!onlyField) {
+              memref::StoreOp::create(nb, l, value, outputs[r].memref,
+                                      indicesOf(nb, l, point, off, outputs[r]))
+                  ->setAttr("stencil.update", nb.getUnitAttr());
+              if (!box)
+                continue;
+            }
+            Value inBox;
+            for (unsigned d = 0; d < rank; ++d) {
+              auto bound = [&](arith::CmpIPredicate pred, int64_t value) {
+                Value cmp = arith::CmpIOp::create(
+                    nb, l, pred, addConst(nb, l, point[d], off[d]),
+                    constant(nb, l, value));
+                inBox = inBox ? arith::AndIOp::create(nb, l, inBox, cmp) : cmp;
+              };
+              if (box.getLb()[d] > lb[d])
+                bound(arith::CmpIPredicate::sge, box.getLb()[d]);
+              if (box.getUb()[d] < ub[d])
+                bound(arith::CmpIPredicate::slt, box.getUb()[d]);
+            }
+            if (inBox)
+              nb.setInsertionPointToStart(
+                  &scf::IfOp::create(nb, l, inBox).getThenRegion().front());
+            Operation *store =
+                memref::StoreOp::create(nb, l, value, field.memref,
+                                        indicesOf(nb, l, point, off, field));
+            if (onlyField)
+              store->setAttr("stencil.update", nb.getUnitAttr());
           }
-          auto index = cast<IndexOp>(o);
-          int64_t d = index.getDimValue();
-          return addConst(ob, ol, point[d], index.getOffset()[d]);
         });
-    if (failed(returned)) {
-      status = failure();
-      return;
-    }
-    // Result r of unrolled point p is return operand r * factor + p; the
-    // points of the unroll box are numbered in row-major order.
-    for (auto [i, value] : llvm::enumerate(*returned)) {
-      unsigned r = i / factor, p = i % factor;
-      if (!value)
-        continue;
-      SmallVector<int64_t> off(rank);
-      for (int d = rank - 1; d >= 0; --d) {
-        off[d] = p % unroll[d];
-        p /= unroll[d];
-      }
-      // When the extent is not a multiple of the unroll factor, the last
-      // block of points sticks out: its points beyond ub are not stored
-      // (shape inference gave the operands the points the body reads).
-      Value inBounds;
-      for (unsigned d = 0; d < rank; ++d) {
-        if (off[d] == 0 || (ub[d] - lb[d]) % unroll[d] == 0)
-          continue;
-        Value inside = arith::CmpIOp::create(
-            nb, l, arith::CmpIPredicate::slt, addConst(nb, l, point[d], off[d]),
-            constant(nb, l, ub[d]));
-        inBounds = inBounds ? arith::AndIOp::create(nb, l, inBounds, inside)
-                            : inside;
-      }
-      OpBuilder::InsertionGuard guard(nb);
-      if (inBounds)
-        nb.setInsertionPointToStart(
-            &scf::IfOp::create(nb, l, inBounds).getThenRegion().front());
-      // Marked as an update of the computation (the emulation's profile
-      // counts them).
-      auto &[field, box] = alsoOutputs[r];
-      bool onlyField = box && op.getResult(r).hasOneUse();
-      if (!onlyField) {
-        memref::StoreOp::create(nb, l, value, outputs[r].memref,
-                                indicesOf(nb, l, point, off, outputs[r]))
-            ->setAttr("stencil.update", nb.getUnitAttr());
-        if (!box)
-          continue;
-      }
-      Value inBox;
-      for (unsigned d = 0; d < rank; ++d) {
-        auto bound = [&](arith::CmpIPredicate pred, int64_t value) {
-          Value cmp = arith::CmpIOp::create(nb, l, pred,
-                                            addConst(nb, l, point[d], off[d]),
-                                            constant(nb, l, value));
-          inBox = inBox ? arith::AndIOp::create(nb, l, inBox, cmp) : cmp;
-        };
-        if (box.getLb()[d] > lb[d])
-          bound(arith::CmpIPredicate::sge, box.getLb()[d]);
-        if (box.getUb()[d] < ub[d])
-          bound(arith::CmpIPredicate::slt, box.getUb()[d]);
-      }
-      if (inBox)
-        nb.setInsertionPointToStart(
-            &scf::IfOp::create(nb, l, inBox).getThenRegion().front());
-      Operation *store = memref::StoreOp::create(
-          nb, l, value, field.memref, indicesOf(nb, l, point, off, field));
-      if (onlyField)
-        store->setAttr("stencil.update", nb.getUnitAttr());
-    }
-  });
-  return status;
+    return status;
   };
 
   if (!overlap || !overlap->interior.contains(op))
@@ -887,8 +892,9 @@ LogicalResult StencilLowering::lowerSwaps(dmp::SwapOp first) {
 /// that copies, an apply with `outs` or dynamic accesses of what arrives,
 /// or any other op with effects (another swap, a loop, the terminator).
 /// Empty when no apply has points to compute early.
-DenseMap<Operation *, Box> StencilLowering::planOverlap(
-    ArrayRef<std::pair<dmp::SwapOp, Value>> group, Operation *&end) {
+DenseMap<Operation *, Box>
+StencilLowering::planOverlap(ArrayRef<std::pair<dmp::SwapOp, Value>> group,
+                             Operation *&end) {
   // What the messages fill, in the domain's coordinates, widest first: a
   // face cut makes the edges and corners beyond it miss the box already.
   SmallVector<Box> received;
