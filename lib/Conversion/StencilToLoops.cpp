@@ -20,6 +20,7 @@
 #include "FieldAliases.h"
 #include "HaloExchange.h"
 
+#include "Stencil/IR/Box.h"
 #include "Stencil/Poly/PolyOps.h"
 #include "Stencil/Poly/ScopToLoops.h"
 
@@ -94,73 +95,6 @@ struct Storage {
   Value memref;
   SmallVector<int64_t> origin;
 };
-
-/// A box [lb, ub) of grid points.
-struct Box {
-  SmallVector<int64_t> lb, ub;
-
-  bool empty() const {
-    for (auto [l, u] : llvm::zip(lb, ub))
-      if (u <= l)
-        return true;
-    return false;
-  }
-  bool intersects(const Box &other) const {
-    for (unsigned d = 0; d < lb.size(); ++d)
-      if (other.ub[d] <= lb[d] || ub[d] <= other.lb[d])
-        return false;
-    return !empty() && !other.empty();
-  }
-  int64_t volume() const {
-    int64_t v = 1;
-    for (auto [l, u] : llvm::zip(lb, ub))
-      v *= std::max<int64_t>(u - l, 0);
-    return v;
-  }
-  /// Shrinks the box along one dimension so that it misses `other`, keeping
-  /// the most points (empty when `other` covers no side of it).
-  void cut(const Box &other) {
-    if (!intersects(other))
-      return;
-    Box best{lb, lb}; // empty
-    for (unsigned d = 0; d < lb.size(); ++d) {
-      if (other.lb[d] <= lb[d]) {
-        Box above = *this;
-        above.lb[d] = other.ub[d];
-        if (above.volume() > best.volume())
-          best = above;
-      }
-      if (other.ub[d] >= ub[d]) {
-        Box below = *this;
-        below.ub[d] = other.lb[d];
-        if (below.volume() > best.volume())
-          best = below;
-      }
-    }
-    *this = best;
-  }
-};
-
-/// The points of `box` outside `inner` (a sub-box) as disjoint slabs: per
-/// dimension d, below and above `inner`, over inner's extent in the
-/// dimensions before d and the box's after it.
-SmallVector<Box> boxMinus(const Box &box, const Box &inner) {
-  if (inner.empty())
-    return box.empty() ? SmallVector<Box>{} : SmallVector<Box>{box};
-  SmallVector<Box> slabs;
-  Box rest = box;
-  for (unsigned d = 0; d < box.lb.size(); ++d) {
-    Box below = rest, above = rest;
-    below.ub[d] = inner.lb[d];
-    above.lb[d] = inner.ub[d];
-    for (const Box &slab : {below, above})
-      if (!slab.empty())
-        slabs.push_back(slab);
-    rest.lb[d] = inner.lb[d];
-    rest.ub[d] = inner.ub[d];
-  }
-  return slabs;
-}
 
 /// A halo exchange in flight (Devito's "full" mode): the applies after the
 /// swaps compute what does not read the halo being received, then the

@@ -9,9 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Dmp/Dmp.h"
+#include "Stencil/IR/Box.h"
 #include "Stencil/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <optional>
@@ -26,40 +28,11 @@ using namespace mlir::stencil;
 
 namespace {
 
-/// A half-open box [lb, ub) of the grid. Empty when ub <= lb in some
-/// dimension.
-struct Box {
-  SmallVector<int64_t> lb, ub;
+Box boundsBox(BoundsAttr b) { return Box(b.getLb(), b.getUb()); }
 
-  Box() = default;
-  Box(ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) : lb(lb), ub(ub) {}
-  explicit Box(BoundsAttr b) : lb(b.getLb()), ub(b.getUb()) {}
-
-  unsigned rank() const { return lb.size(); }
-  bool isEmpty() const {
-    for (unsigned d = 0; d < rank(); ++d)
-      if (ub[d] <= lb[d])
-        return true;
-    return false;
-  }
-  bool contains(const Box &o) const {
-    for (unsigned d = 0; d < rank(); ++d)
-      if (o.lb[d] < lb[d] || o.ub[d] > ub[d])
-        return false;
-    return true;
-  }
-  /// Grow to the bounding box of this box and `o` (both non-empty).
-  void unite(const Box &o) {
-    for (unsigned d = 0; d < rank(); ++d) {
-      lb[d] = std::min(lb[d], o.lb[d]);
-      ub[d] = std::max(ub[d], o.ub[d]);
-    }
-  }
-  Type applyTo(Type type) const {
-    auto t = cast<TempType>(type);
-    return t.withBounds(lb, ub);
-  }
-};
+Type withBox(Type type, const Box &box) {
+  return cast<TempType>(type).withBounds(box.lb, box.ub);
+}
 
 /// What one user needs of a temp, and the op that needs it (for notes).
 struct Need {
@@ -179,7 +152,7 @@ LogicalResult collectNeeds(Value temp, SmallVectorImpl<Need> &needs,
       return diag;
     }
     if (auto store = dyn_cast<StoreOp>(user)) {
-      needs.push_back({Box(store.getBounds()), store});
+      needs.push_back({boundsBox(store.getBounds()), store});
       continue;
     }
     if (auto apply = dyn_cast<ApplyOp>(user)) {
@@ -193,7 +166,7 @@ LogicalResult collectNeeds(Value temp, SmallVectorImpl<Need> &needs,
       BoundsAttr b = getBoundsOf(buffer.getRes().getType());
       if (!b)
         return unknownUserBounds(buffer);
-      needs.push_back({Box(b), buffer});
+      needs.push_back({boundsBox(b), buffer});
       continue;
     }
     if (auto combine = dyn_cast<CombineOp>(user)) {
@@ -216,13 +189,13 @@ LogicalResult collectNeeds(Value temp, SmallVectorImpl<Need> &needs,
       if (!b)
         return unknownUserBounds(combine);
       int64_t dim = combine.getDimValue(), x = combine.getIndexValue();
-      Box box(b);
+      Box box = boundsBox(b);
       if (lowerSide)
         box.ub[dim] = std::min(box.ub[dim], x);
       else
         box.lb[dim] = std::max(box.lb[dim], x);
       // A side that the cut leaves without points needs nothing.
-      if (!box.isEmpty())
+      if (!box.empty())
         needs.push_back({std::move(box), combine});
       continue;
     }
@@ -244,7 +217,7 @@ FailureOr<Box> inferResultBox(Operation *op, ValueRange results,
       return failure();
   std::optional<Box> box;
   for (const Need &need : needs) {
-    if (need.box.isEmpty())
+    if (need.box.empty())
       continue;
     if (!box)
       box = need.box;
@@ -266,10 +239,10 @@ LogicalResult inferLoad(LoadOp load, const llvm::DenseSet<Operation *> &unneeded
   // The LoadOp verifier guarantees that the field has bounds.
   BoundsAttr fieldBounds = getBoundsOf(load.getField().getType());
   assert(fieldBounds && "load from a field without bounds");
-  Box field(fieldBounds);
+  Box field = boundsBox(fieldBounds);
   // Nothing read: an empty box at the field's corner keeps the verifier's
   // containment check meaningful.
-  if (box->isEmpty())
+  if (box->empty())
     box = Box(field.lb, field.lb);
   if (!field.contains(*box)) {
     InFlightDiagnostic diag =
@@ -278,13 +251,13 @@ LogicalResult inferLoad(LoadOp load, const llvm::DenseSet<Operation *> &unneeded
         << " (upper bounds exclusive), outside the field bounds "
         << formatList(field.lb) << " to " << formatList(field.ub);
     for (const Need &need : needs)
-      if (!need.box.isEmpty() && !field.contains(need.box))
+      if (!need.box.empty() && !field.contains(need.box))
         diag.attachNote(need.why->getLoc())
             << "points " << formatList(need.box.lb) << " to "
             << formatList(need.box.ub) << " are read here";
     return failure();
   }
-  setTempType(load.getRes(), box->applyTo(load.getRes().getType()));
+  setTempType(load.getRes(), withBox(load.getRes().getType(), *box));
   return success();
 }
 
@@ -297,7 +270,7 @@ LogicalResult inferApply(ApplyOp apply, const llvm::DenseSet<Operation *> &unnee
   if (failed(box))
     return failure();
   for (Value res : apply.getRes())
-    setTempType(res, box->applyTo(res.getType()));
+    setTempType(res, withBox(res.getType(), *box));
   return success();
 }
 
@@ -308,7 +281,7 @@ LogicalResult inferBuffer(BufferOp buffer, const llvm::DenseSet<Operation *> &un
     return failure();
   // The producer of the operand widens this further if its other results
   // need more (setTempType keeps the two types equal).
-  setTempType(buffer.getRes(), box->applyTo(buffer.getRes().getType()));
+  setTempType(buffer.getRes(), withBox(buffer.getRes().getType(), *box));
   return success();
 }
 
@@ -329,7 +302,7 @@ LogicalResult inferCombine(CombineOp combine,
     Box resBox = *box;
     bool first = true;
     for (const Need &need : own) {
-      if (need.box.isEmpty())
+      if (need.box.empty())
         continue;
       if (first)
         resBox = need.box;
@@ -339,7 +312,7 @@ LogicalResult inferCombine(CombineOp combine,
     }
     resBox.lb[dim] = std::min(resBox.lb[dim], x);
     resBox.ub[dim] = std::max(resBox.ub[dim], x);
-    setTempType(res, resBox.applyTo(res.getType()));
+    setTempType(res, withBox(res.getType(), resBox));
   }
   return success();
 }
@@ -417,8 +390,10 @@ void mlir::stencil::resetShapes(Block &block) {
 /// xDSL's value form of dmp.swap (a temp in, the exchanged temp out) on a
 /// loaded temp becomes the field form before the load: the load then reads
 /// the exchanged halo, which is what the value form gives its users.
-static LogicalResult swapFieldsNotTemps(Operation *root) {
-  WalkResult walk = root->walk([](dmp::SwapOp swap) -> WalkResult {
+static FailureOr<SmallVector<std::pair<dmp::SwapOp, LoadOp>>>
+swapFieldsNotTemps(Operation *root) {
+  SmallVector<std::pair<dmp::SwapOp, LoadOp>> rewritten;
+  WalkResult walk = root->walk([&](dmp::SwapOp swap) -> WalkResult {
     if (!swap.getSwapped())
       return WalkResult::advance();
     auto load = swap.getField().getDefiningOp<LoadOp>();
@@ -426,13 +401,113 @@ static LogicalResult swapFieldsNotTemps(Operation *root) {
       return swap.emitOpError("exchanges a temp that is not loaded from a "
                               "field, which the lowering does not support");
     OpBuilder b(load);
-    dmp::SwapOp::create(b, swap.getLoc(), Type(), load.getField(),
-                        swap.getStrategy(), swap.getSwaps());
+    auto fieldSwap =
+        dmp::SwapOp::create(b, swap.getLoc(), Type(), load.getField(),
+                            swap.getStrategy(), swap.getSwaps());
     swap.getSwapped().replaceAllUsesWith(load.getResult());
     swap.erase();
+    rewritten.push_back({fieldSwap, load});
     return WalkResult::advance();
   });
-  return failure(walk.wasInterrupted());
+  if (walk.wasInterrupted())
+    return failure();
+  return rewritten;
+}
+
+/// The box every store of the function holding `op` writes (the rank's core
+/// in a program distributed by xDSL), if they all write one.
+static std::optional<Box> storedBox(Operation *op) {
+  std::optional<Box> core;
+  bool agree = true;
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (!func)
+    return std::nullopt;
+  func->walk([&](StoreOp store) {
+    Box box = boundsBox(store.getBounds());
+    if (core && (core->lb != box.lb || core->ub != box.ub))
+      agree = false;
+    core = box;
+  });
+  return agree ? core : std::nullopt;
+}
+
+/// A value-form swap as xDSL's distribute-stencil writes it exchanges faces
+/// only, sized by the accesses of the loaded operand: where the stencils
+/// read corners, or a temp computed beyond the core, part of what they read
+/// beyond the rank's core towards a neighbour is never received and holds
+/// stale values. Warn, naming the first such box and the access.
+static void warnUnreceivedHalo(dmp::SwapOp swap, LoadOp load) {
+  std::optional<Box> core = storedBox(swap);
+  SmallVector<Need> needs;
+  if (!core || core->rank() != getRankOf(load.getRes().getType()) ||
+      failed(collectNeeds(load.getRes(), needs, {})))
+    return;
+  ArrayRef<int64_t> topology = swap.getTopology().getShape();
+  unsigned rank = core->rank();
+  auto isCut = [&](unsigned d) {
+    return d < topology.size() && topology[d] > 1;
+  };
+  SmallVector<Box> received;
+  for (Attribute attr : swap.getSwaps()) {
+    auto exchange = cast<dmp::ExchangeAttr>(attr);
+    SmallVector<int64_t> ub(exchange.getOffset());
+    for (auto [u, s] : llvm::zip(ub, exchange.getSize()))
+      u += s;
+    received.emplace_back(exchange.getOffset(), ub);
+  }
+  // Every direction towards a neighbour: -1, 0 or 1 in each dimension the
+  // process grid cuts (more than one rank), 0 in the others.
+  int64_t directions = 1;
+  for (unsigned d = 0; d < rank; ++d)
+    directions *= 3;
+  for (const Need &need : needs) {
+    for (int64_t code = 0; code < directions; ++code) {
+      SmallVector<int64_t> dir;
+      for (int64_t rest = code; dir.size() < rank; rest /= 3)
+        dir.push_back(rest % 3 - 1);
+      if (llvm::all_of(dir, [](int64_t v) { return v == 0; }) ||
+          llvm::any_of(llvm::seq(rank),
+                       [&](unsigned d) { return dir[d] && !isCut(d); }))
+        continue;
+      // The part of what this access reads in that direction (beyond the
+      // core in a dimension the grid does not cut lies the global field's
+      // halo, which no rank writes).
+      Box region = need.box;
+      for (unsigned d = 0; d < rank; ++d) {
+        if (dir[d] <= 0)
+          region.ub[d] =
+              std::min(region.ub[d], dir[d] ? core->lb[d] : core->ub[d]);
+        if (dir[d] >= 0)
+          region.lb[d] =
+              std::max(region.lb[d], dir[d] ? core->ub[d] : core->lb[d]);
+      }
+      SmallVector<Box> missing;
+      if (!region.empty())
+        missing.push_back(region);
+      for (const Box &r : received) {
+        SmallVector<Box> rest;
+        for (const Box &m : missing)
+          llvm::append_range(rest, boxMinus(m, r));
+        missing = std::move(rest);
+      }
+      if (missing.empty())
+        continue;
+      InFlightDiagnostic diag =
+          swap.emitWarning()
+          << "the stencils read " << formatList(missing.front().lb) << " to "
+          << formatList(missing.front().ub)
+          << " of this field, beyond the rank's core towards the neighbour "
+             "at "
+          << formatList(dir)
+          << ", but no exchange of this swap receives it: on ranks with that "
+             "neighbour they read values it never sent (xDSL's "
+             "distribute-stencil exchanges faces only, sized by the accesses "
+             "of the loaded temp); --stencil-distribute on the original "
+             "program exchanges what the stencils read";
+      diag.attachNote(need.why->getLoc()) << "read here";
+      return;
+    }
+  }
 }
 
 namespace {
@@ -440,9 +515,11 @@ struct StencilShapeInferencePass
     : mlir::stencil::impl::StencilShapeInferenceBase<
           StencilShapeInferencePass> {
   void runOnOperation() override {
-    if (failed(swapFieldsNotTemps(getOperation())) ||
-        failed(inferShapes(getOperation())))
-      signalPassFailure();
+    auto rewritten = swapFieldsNotTemps(getOperation());
+    if (failed(rewritten) || failed(inferShapes(getOperation())))
+      return signalPassFailure();
+    for (auto [swap, load] : *rewritten)
+      warnUnreceivedHalo(swap, load);
   }
 };
 } // namespace

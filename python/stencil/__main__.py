@@ -77,11 +77,12 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
 
-from .compiler import CompileError, MemRefArg, compile_file
+from .compiler import CompileError, CompileWarning, MemRefArg, compile_file
 from .runtime import CudaError, RaceError, StencilLibrary, numpy_dtype
 
 
@@ -364,6 +365,18 @@ def _add_tiling_options(parser):
                              "\"tile=16,256\"; none: sizes from the model)")
 
 
+def _print_compile_warnings():
+    """stencil-opt's warnings as it printed them, without Python's frame."""
+    default = warnings.showwarning
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if issubclass(category, CompileWarning):
+            print(message, file=file or sys.stderr)
+        else:
+            default(message, category, filename, lineno, file, line)
+    warnings.showwarning = show
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python3 -m stencil", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -456,6 +469,7 @@ def main(argv=None):
     p.add_argument("--cpu", help="LLVM CPU name to optimize for (default: native)")
     p.set_defaults(fn=cmd_profile)
     args = parser.parse_args(argv)
+    _print_compile_warnings()
     if getattr(args, "cpu", None):
         os.environ["STENCIL_CPU"] = args.cpu
     try:

@@ -37,6 +37,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,6 +79,10 @@ def check_cpu(cpu):
 
 class CompileError(RuntimeError):
     """A tool of the pipeline failed; the message holds its diagnostics."""
+
+
+class CompileWarning(UserWarning):
+    """stencil-opt succeeded with warnings (the message holds them)."""
 
 
 def find_stencil_opt():
@@ -154,10 +159,24 @@ def _emulation_checks(emulate_gpu, checks):
     return [f"{option}=true" for option in on]
 
 
-def _run(cmd, stdin=None):
+def _process(cmd, stdin=None):
     proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
     if proc.returncode != 0:
         raise CompileError(f"{' '.join(map(str, cmd))} failed:\n{proc.stderr}")
+    return proc
+
+
+def _run(cmd, stdin=None):
+    return _process(cmd, stdin).stdout
+
+
+def _stencil_opt(args, stdin=None):
+    """stencil-opt's output; its warnings (a program that runs untiled, a
+    halo exchange that misses what a stencil reads) reach the caller as
+    CompileWarning."""
+    proc = _process([find_stencil_opt(), *args], stdin)
+    if proc.stderr.strip():
+        warnings.warn(proc.stderr.strip(), CompileWarning, stacklevel=3)
     return proc.stdout
 
 
@@ -324,19 +343,19 @@ def prepare_file(path, extra_passes=(), debuginfo=False):
     pre = [f"--{p}" for p in extra_passes]
     if debuginfo:
         pre.append("--mlir-print-debuginfo")
-    return _run([find_stencil_opt(), *pre, str(path)])
+    return _stencil_opt([*pre, str(path)])
 
 
 def lower_file(path, extra_passes=()):
     """The loop form of the program in `path` (after `extra_passes`)."""
     pre = [f"--{p}" for p in extra_passes]
-    return _run([find_stencil_opt(), *pre, "--stencil-shape-inference",
+    return _stencil_opt([*pre, "--stencil-shape-inference",
                  "--convert-stencil-to-loops", "--mlir-print-local-scope", str(path)])
 
 
 def signatures_of(module):
     """The lowered signatures of a module of stencil (and poly) ops."""
-    loops = _run([find_stencil_opt(), "--stencil-shape-inference", "--convert-stencil-to-loops",
+    loops = _stencil_opt(["--stencil-shape-inference", "--convert-stencil-to-loops",
                   "--mlir-print-local-scope"], stdin=module)
     return _parse_signatures(loops)
 
@@ -355,7 +374,7 @@ def gpu_lowering(module, target="cuda", emulate_gpu=False, openmp=False, gpu_opt
         options += [f"{k}={v}" for k, v in _split_options(gpu_options)]
         options += check_options
         pipeline = "--stencil-cpu-pipeline=" + " ".join(options)
-    return _run([find_stencil_opt(), pipeline], stdin=module)
+    return _stencil_opt([pipeline], stdin=module)
 
 
 def compile_module(module, stem, openmp=False, workdir=None, extra_sources=(), cpu=None,
@@ -364,7 +383,7 @@ def compile_module(module, stem, openmp=False, workdir=None, extra_sources=(), c
     the GPU mapping: for CUDA, or emulated on the CPU (`checks`: race_check,
     reverse_threads, profile, as for compile_file)."""
     if target == "cpu" and not emulate_gpu:
-        return compile_loops(_run([find_stencil_opt(), "--stencil-shape-inference",
+        return compile_loops(_stencil_opt(["--stencil-shape-inference",
                                    "--convert-stencil-to-loops"], stdin=module),
                              stem, openmp=openmp, workdir=workdir,
                              extra_sources=extra_sources, cpu=cpu)
@@ -387,7 +406,7 @@ def compile_loops(loops, stem, openmp=False, workdir=None, extra_sources=(), cpu
     pipeline = "--stencil-cpu-pipeline=openmp=true" if openmp else "--stencil-cpu-pipeline"
     # The loop form is already shape-inferred and lowered: the pipeline's
     # stencil passes find nothing left and the rest goes down to LLVM.
-    llvm_dialect = _run([find_stencil_opt(), pipeline], stdin=loops)
+    llvm_dialect = _stencil_opt([pipeline], stdin=loops)
     return compile_llvm_dialect(llvm_dialect, stem, signatures, openmp=openmp, workdir=workdir,
                                 extra_sources=extra_sources, cpu=cpu)
 
