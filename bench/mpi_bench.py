@@ -13,7 +13,8 @@ prints, per grid:
   measured  seconds per step on 1 and 2 ranks (two processes, one per core:
             the same program in one run each, median of --runs); on 2
             ranks with per-step halos also without overlapping the exchange
-            with the interior computation;
+            with the interior computation, and with deep halos also with
+            the steps between exchanges hex-tiled inside each rank;
   model     seconds per step at 8-512 ranks: the measured single-rank time
             per point times the points of the largest block plus the
             redundant ones, plus the messages times the latency and the
@@ -34,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -116,6 +118,9 @@ def main():
     args = ap.parse_args()
     if args.worker:
         return worker(args.worker)
+    # The steps after the last deep block exchange every step and stay
+    # untiled: the compiler's warning about it is expected here.
+    warnings.simplefilter("ignore", compiler.CompileWarning)
     shapes = {"jacobi2d": (2048, 2048), "heat3d": (160, 160, 160)}
     tmp = Path(tempfile.mkdtemp(prefix="mpi-bench-"))
     print(f"latency {args.latency:g} s, bandwidth {args.bandwidth:g} B/s (model inputs)")
@@ -146,15 +151,20 @@ def main():
             grid = "x".join(map(str, dims))
             # On 2 ranks, per-step halos also without overlapping the
             # exchange with the interior (--stencil-distribute overlap=false).
-            variants = [(1, True)] if ranks == 1 else [(1, True), (args.depth, True)]
+            # and with the steps between deep exchanges hex-tiled inside
+            # each rank (block-loops).
+            variants = [(1, True, None)] if ranks == 1 else [(1, True, None),
+                                                             (args.depth, True, None)]
             if ranks == 2:
-                variants.insert(1, (1, False))
-            for depth, overlap in variants:
+                variants.insert(1, (1, False, None))
+                variants.append((args.depth, True, "hex-tile"))
+            for depth, overlap, tiling in variants:
                 compiled = compiler.compile_file(str(path), distribute=grid, halo_depth=depth,
-                                                 overlap=overlap)
+                                                 overlap=overlap,
+                                                 extra_passes=[tiling] if tiling else [])
                 dec = compiled.signatures[func].decomposition
                 points = block_points(dec)
-                msgs, sent, redundant = interior_traffic(dec, path, depth)
+                msgs, sent, redundant = interior_traffic(dec, path, depth, rolled=bool(tiling))
                 row = f"{grid:>8} {ranks:>5} {depth:>5} "
                 if ranks <= 2:
                     # Measured, and counted by the runtime (the most loaded
@@ -167,7 +177,8 @@ def main():
                           f"{result['bytes'] / args.steps:>10.0f} {points:>11} "
                           f"{redundant:>9.0f} {seconds:>10.3e}  measured"
                           + (" (2 cores)" if ranks == 2 else "")
-                          + ("" if overlap else ", no overlap"))
+                          + ("" if overlap else ", no overlap")
+                          + (f", {tiling} inside ranks" if tiling else ""))
                     continue
                 seconds = (per_point * (points + redundant) + msgs * args.latency
                            + sent / args.bandwidth)
@@ -176,14 +187,17 @@ def main():
         print(f"(single process without MPI: {t1 / args.steps:.3e} s/step)")
 
 
-def interior_traffic(dec, path, depth):
+def interior_traffic(dec, path, depth, rolled=False):
     """Steady-state messages, bytes and redundant points per step of the
     most interior rank, from the program --stencil-distribute emits: swaps
     and stores inside a block loop (step = depth) count once per `depth`
-    steps, the others every step; an interior rank exchanges every entry."""
+    steps, the others every step; an interior rank exchanges every entry.
+    `rolled`: the block's steps are a loop (block-loops=true), each step
+    storing the block's widest boxes."""
     import re
     grid = "x".join(map(str, dec.grid))
-    text = compiler.prepare_file(str(path), (f"stencil-distribute=grid={grid} depth={depth}",))
+    options = f"grid={grid} depth={depth}" + (" block-loops=true" if rolled else "")
+    text = compiler.prepare_file(str(path), (f"stencil-distribute={options}",))
     funcs = re.findall(r"func\.func private @(\w+_dmp_\w+)\(.*?\n  }\n", text, re.S)
     bodies = dict(re.findall(r"func\.func private @(\w+_dmp_\w+)(\(.*?\n  }\n)", text, re.S))
     # The copy without an end of the grid (l/h) in its name, else the first.
@@ -192,9 +206,13 @@ def interior_traffic(dec, path, depth):
     in_block = False
     elem = 4 if "xf32>" in bodies[name] else 8
     for line in bodies[name].splitlines():
-        if "scf.for" in line:
+        # The time loops are in the function's body (the rolled steps'
+        # loop is nested in a block loop).
+        if "scf.for" in line and line.startswith("    %"):
             in_block = depth > 1 and re.search(rf"step %c{depth}(_\d+)?\b", line) is not None
         per_step = 1.0 / depth if in_block else 1.0
+        if rolled and "stencil.store" in line:
+            per_step = 1.0
         if '"dmp.swap"' in line:
             for size in re.findall(r"size \[([\d, ]+)\]", line):
                 msgs += per_step

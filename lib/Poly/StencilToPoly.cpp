@@ -402,6 +402,10 @@ LogicalResult ScopBuilder::analyze() {
     if (isa<StencilDialect>(op->getDialect()))
       return fail(op, "'" + op->getName().getStringRef() +
                           "' is not supported in the polyhedral form");
+    if (op->getName().getStringRef() == "dmp.swap")
+      return fail(op, "a halo exchange every step (--stencil-distribute "
+                      "with depth=h block-loops=true leaves h steps between "
+                      "exchanges to tile)");
     if (!isMemoryEffectFree(op))
       return fail(op, "an op with side effects inside the region");
   }
@@ -819,21 +823,39 @@ SmallVector<ScopOp> mlir::stencil::poly::extractScops(ModuleOp module,
         "not converted to the polyhedral form: ");
     diag << builder.reason;
   };
-  // Inner loops first would leave an outer loop with a scop inside; only
-  // outermost time loops are regions.
+  // Inner loops first would leave an outer loop with a scop inside: the
+  // outermost time loops are regions, and the time loops directly inside
+  // one that is not (the steps of a block between halo exchanges).
+  // (The nesting is taken before any region becomes a scop, which erases
+  // its loops.)
+  DenseMap<Operation *, SmallVector<scf::ForOp>> nested;
+  SmallVector<scf::ForOp> outermost;
   for (scf::ForOp loop : loops) {
-    if (loop->getParentOfType<scf::ForOp>() &&
-        llvm::is_contained(loops, loop->getParentOfType<scf::ForOp>()))
-      continue;
+    Operation *parent = loop->getParentOp();
+    while (parent && !llvm::is_contained(loops, parent))
+      parent = parent->getParentOp();
+    if (parent)
+      nested[parent].push_back(loop);
+    else
+      outermost.push_back(loop);
+  }
+  std::function<bool(scf::ForOp)> extract = [&](scf::ForOp loop) {
     Block &body = *loop.getBody();
     ScopBuilder builder(body, body.begin(), std::prev(body.end()), loop);
-    if (failed(builder.analyze())) {
-      warn(builder);
-      continue;
+    if (succeeded(builder.analyze())) {
+      if (ScopOp scop = builder.build())
+        scops.push_back(scop);
+      return true;
     }
-    if (ScopOp scop = builder.build())
-      scops.push_back(scop);
-  }
+    bool inner = false;
+    for (scf::ForOp child : nested.lookup(loop))
+      inner |= extract(child);
+    if (!inner)
+      warn(builder);
+    return inner;
+  };
+  for (scf::ForOp loop : outermost)
+    extract(loop);
   for (Block *block : sweepBlocks) {
     auto isRegionOp = [](Operation &op) {
       return isa<LoadOp, ApplyOp, StoreOp>(op);

@@ -13,6 +13,8 @@
 
 #include "DeepHalo.h"
 
+#include "Stencil/Dmp/Dmp.h"
+#include "Stencil/IR/Box.h"
 #include "Stencil/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,8 +31,6 @@ Value mlir::stencil::fieldRoot(Value field) {
 }
 
 namespace {
-
-using Box = std::pair<SmallVector<int64_t>, SmallVector<int64_t>>;
 
 /// The value of an index computed from constants (Devito writes the
 /// loop's end as `time_M + 1`).
@@ -53,16 +53,9 @@ std::optional<int64_t> constantOf(Value v) {
   return std::nullopt;
 }
 
-void unite(Box &box, ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) {
-  for (unsigned d = 0; d < lb.size(); ++d) {
-    box.first[d] = std::min(box.first[d], lb[d]);
-    box.second[d] = std::max(box.second[d], ub[d]);
-  }
-}
-
 } // namespace
 
-FailureOr<SmallVector<scf::ForOp>>
+FailureOr<SmallVector<BlockedLoop>>
 mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
   SmallVector<scf::ForOp> loops;
   for (auto loop : func.getBody().getOps<scf::ForOp>()) {
@@ -71,7 +64,7 @@ mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
     if (stores)
       loops.push_back(loop);
   }
-  SmallVector<scf::ForOp> blocks;
+  SmallVector<BlockedLoop> blocks;
   for (scf::ForOp loop : loops) {
     std::optional<int64_t> lb = constantOf(loop.getLowerBound());
     std::optional<int64_t> ub = constantOf(loop.getUpperBound());
@@ -108,6 +101,7 @@ mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
     int64_t split = *lb + blocked * *step;
     auto block = scf::ForOp::create(b, loc, loop.getLowerBound(), index(split),
                                     index(depth * *step), loop.getInitArgs());
+    BlockedLoop result{block, depth, *step, nullptr, {}};
     {
       OpBuilder bb = OpBuilder::atBlockBegin(block.getBody());
       SmallVector<Value> carried(block.getRegionIterArgs());
@@ -125,6 +119,10 @@ mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
         carried = llvm::map_to_vector(yield.getOperands(), [&](Value v) {
           return mapping.lookupOrDefault(v);
         });
+        if (j == 0) {
+          result.firstStepEnd = &block.getBody()->back();
+          result.afterFirstStep = carried;
+        }
       }
       scf::YieldOp::create(bb, loc, carried);
     }
@@ -136,9 +134,97 @@ mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
       loop.getLowerBoundMutable().assign(index(split));
       loop.getInitArgsMutable().assign(block.getResults());
     }
-    blocks.push_back(block);
+    blocks.push_back(std::move(result));
   }
   return blocks;
+}
+
+LogicalResult mlir::stencil::rollBlockSteps(const BlockedLoop &blocked) {
+  scf::ForOp outer = blocked.loop;
+  Block *body = outer.getBody();
+  // The swaps open the block (they were placed before the first loads of
+  // their fields; the steps' other fields cannot alias theirs). A field
+  // cast inside the step is cast again before them.
+  SmallVector<dmp::SwapOp> swaps(body->getOps<dmp::SwapOp>());
+  Operation *firstOfStep = &body->front();
+  while (isa<dmp::SwapOp>(firstOfStep))
+    firstOfStep = firstOfStep->getNextNode();
+  OpBuilder opening(firstOfStep);
+  for (dmp::SwapOp swap : swaps) {
+    SmallVector<CastOp> casts;
+    Value field = swap.getField();
+    while (auto cast = field.getDefiningOp<CastOp>()) {
+      if (cast->getBlock() != body)
+        break;
+      casts.push_back(cast);
+      field = cast.getField();
+    }
+    if (Operation *def = field.getDefiningOp(); def && def->getBlock() == body)
+      return swap.emitOpError("exchanges a field made inside its block of "
+                              "steps, which cannot be rolled into a loop");
+    for (CastOp cast : llvm::reverse(casts))
+      field = CastOp::create(opening, cast.getLoc(), cast.getType(), field);
+    swap.getFieldMutable().assign(field);
+    swap->moveBefore(firstOfStep);
+  }
+  SmallVector<StoreOp> stores(body->getOps<StoreOp>());
+  size_t perStep = stores.size() / blocked.depth;
+
+  OpBuilder b(firstOfStep);
+  Location loc = outer.getLoc();
+  auto index = [&](OpBuilder &builder, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, v);
+  };
+  auto steps = scf::ForOp::create(b, loc, index(b, 0), index(b, blocked.depth),
+                                  index(b, 1), outer.getRegionIterArgs());
+  OpBuilder sb = OpBuilder::atBlockBegin(steps.getBody());
+  IRMapping mapping;
+  mapping.map(outer.getRegionIterArgs(), steps.getRegionIterArgs());
+  auto inFirstStep = [&](Operation *user) {
+    for (Operation *op = firstOfStep;; op = op->getNextNode()) {
+      if (op->isAncestor(user))
+        return true;
+      if (op == blocked.firstStepEnd)
+        return false;
+    }
+  };
+  if (llvm::any_of(outer.getInductionVar().getUsers(), inFirstStep)) {
+    Value offset = arith::MulIOp::create(sb, loc, steps.getInductionVar(),
+                                         index(sb, blocked.step));
+    mapping.map(
+        outer.getInductionVar(),
+        arith::AddIOp::create(sb, loc, outer.getInductionVar(), offset));
+  }
+  size_t storeIndex = 0;
+  for (Operation *op = firstOfStep;; op = op->getNextNode()) {
+    Operation *clone = sb.clone(*op, mapping);
+    if (auto store = dyn_cast<StoreOp>(clone)) {
+      Box box(store.getBounds().getLb(), store.getBounds().getUb());
+      for (size_t j = 1; j < (size_t)blocked.depth; ++j) {
+        BoundsAttr later = stores[j * perStep + storeIndex].getBounds();
+        box.unite(Box(later.getLb(), later.getUb()));
+      }
+      store.setBoundsAttr(BoundsAttr::get(store.getContext(), box.lb, box.ub));
+      ++storeIndex;
+    }
+    if (op == blocked.firstStepEnd)
+      break;
+  }
+  scf::YieldOp::create(
+      sb, loc, llvm::map_to_vector(blocked.afterFirstStep, [&](Value v) {
+        return mapping.lookupOrDefault(v);
+      }));
+
+  // The unrolled steps go; the block passes on what the loop of steps
+  // yields.
+  Operation *yield = body->getTerminator();
+  yield->setOperands(steps.getResults());
+  for (Operation *op = yield->getPrevNode(); op != steps;) {
+    Operation *prev = op->getPrevNode();
+    op->erase();
+    op = prev;
+  }
+  return success();
 }
 
 LogicalResult mlir::stencil::widenBlockStores(scf::ForOp loop,
@@ -163,7 +249,7 @@ LogicalResult mlir::stencil::widenBlockStores(scf::ForOp loop,
       if (!store)
         continue;
       Value root = fieldRoot(store.getField());
-      Box box{SmallVector<int64_t>(coreLb), SmallVector<int64_t>(coreUb)};
+      Box box(coreLb, coreUb);
       for (Operation *later : ArrayRef(ops).drop_front(p + 1)) {
         if (auto next = dyn_cast<StoreOp>(later);
             next && fieldRoot(next.getField()) == root)
@@ -173,25 +259,25 @@ LogicalResult mlir::stencil::widenBlockStores(scf::ForOp loop,
           continue;
         auto temp = cast<TempType>(load.getRes().getType());
         if (temp.hasBounds())
-          unite(box, temp.getLb(), temp.getUb());
+          box.unite(Box(temp.getLb(), temp.getUb()));
       }
       // Where the rank has no neighbour the allowed box ends at the core:
       // later loads read the global field's halo there, which no step
       // writes.
-      for (unsigned d = 0; d < box.first.size(); ++d) {
+      for (unsigned d = 0; d < box.lb.size(); ++d) {
         if (allowedLb[d] == coreLb[d])
-          box.first[d] = std::max(box.first[d], coreLb[d]);
+          box.lb[d] = std::max(box.lb[d], coreLb[d]);
         if (allowedUb[d] == coreUb[d])
-          box.second[d] = std::min(box.second[d], coreUb[d]);
+          box.ub[d] = std::min(box.ub[d], coreUb[d]);
       }
-      for (unsigned d = 0; d < box.first.size(); ++d)
-        if (box.first[d] < allowedLb[d] || box.second[d] > allowedUb[d])
+      for (unsigned d = 0; d < box.lb.size(); ++d)
+        if (box.lb[d] < allowedLb[d] || box.ub[d] > allowedUb[d])
           return store.emitOpError("would have to compute [")
-                 << box.first[d] << ", " << box.second[d]
-                 << ") in dimension " << d << " for the rest of its block of "
+                 << box.lb[d] << ", " << box.ub[d] << ") in dimension " << d
+                 << " for the rest of its block of "
                  << "steps, beyond the [" << allowedLb[d] << ", "
                  << allowedUb[d] << ") the rank may compute";
-      auto bounds = BoundsAttr::get(ctx, box.first, box.second);
+      auto bounds = BoundsAttr::get(ctx, box.lb, box.ub);
       if (bounds != store.getBounds()) {
         store.setBoundsAttr(bounds);
         changed = true;

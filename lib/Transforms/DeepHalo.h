@@ -13,14 +13,33 @@ namespace mlir::stencil {
 /// The field a field value stands for: the source of its casts.
 Value fieldRoot(Value field);
 
+/// A time loop run in blocks of `depth` steps: the loop over blocks (body:
+/// `depth` copies of the step), the last op of the first copy and the
+/// fields the first copy passes on to the second.
+struct BlockedLoop {
+  scf::ForOp loop;
+  int64_t depth, step;
+  Operation *firstStepEnd;
+  SmallVector<Value> afterFirstStep;
+};
+
 /// Splits every time loop of `func` that stores fields into a loop over
 /// blocks of `depth` steps (the body unrolled `depth` times) and a loop over
 /// the remaining steps. Returns the block loops. Fails (located error) on a
 /// time loop without constant bounds, with stores nested deeper than its
 /// body, or rotating buffers that may alias (the same field twice among its
 /// initial values).
-FailureOr<SmallVector<scf::ForOp>> blockTimeLoops(func::FuncOp func,
-                                                  int64_t depth);
+FailureOr<SmallVector<BlockedLoop>> blockTimeLoops(func::FuncOp func,
+                                                   int64_t depth);
+
+/// Rolls the unrolled steps of a block (after widenBlockStores and the
+/// block's swaps) back into a loop of `depth` steps after the swaps, each
+/// step storing every field on the widest box any step of the block stores
+/// it on: a time loop with one domain, which time tiling takes. What a step
+/// computes beyond what its block later reads is never read (the next
+/// block's swap overwrites it), so the block's core stays exact. Fails
+/// (located error) when a swap's field is made inside the block.
+LogicalResult rollBlockSteps(const BlockedLoop &blocked);
 
 /// Gives every store in the body of the block loop `loop` the box the
 /// rest of the block reads of its field (at least the core

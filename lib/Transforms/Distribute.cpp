@@ -287,6 +287,8 @@ private:
 
   SmallVector<int64_t> topology;
   std::vector<PendingSwap> pending;
+  /// Blocks of steps to roll into loops once their exchanges are known.
+  SmallVector<BlockedLoop> toRoll;
 };
 
 LogicalResult StencilDistributePass::parseOptions() {
@@ -457,13 +459,15 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     if (bad.wasInterrupted())
       return fail();
 
+    SmallVector<BlockedLoop> blocked;
     SmallVector<scf::ForOp> blocks;
     if (depth > 1) {
-      FailureOr<SmallVector<scf::ForOp>> blocked =
-          blockTimeLoops(copy, depth);
-      if (failed(blocked))
+      FailureOr<SmallVector<BlockedLoop>> loops = blockTimeLoops(copy, depth);
+      if (failed(loops))
         return fail();
-      blocks = *blocked;
+      blocked = std::move(*loops);
+      blocks = llvm::map_to_vector(blocked,
+                                   [](const BlockedLoop &l) { return l.loop; });
       // A block computes beyond its core only towards neighbours.
       SmallVector<int64_t> allowedLb(coreLb), allowedUb(coreUb);
       for (unsigned d = 0; d < k; ++d) {
@@ -503,6 +507,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
         slots = std::max(slots, slot);
       }
     }
+    if (blockLoops)
+      llvm::append_range(toRoll, blocked);
     copy.walk([&](LoadOp load) {
       if (llvm::any_of(blocks, [&](scf::ForOp block) {
             return block->isAncestor(load);
@@ -838,6 +844,10 @@ void StencilDistributePass::runOnOperation() {
     if (failed(computeExchanges(p)))
       return signalPassFailure();
   pending.clear();
+  for (const BlockedLoop &l : toRoll)
+    if (failed(rollBlockSteps(l)))
+      return signalPassFailure();
+  toRoll.clear();
   hoistSwaps(module);
   nextSlot = 0;
   if (!overlap)

@@ -159,6 +159,11 @@ def _emulation_checks(emulate_gpu, checks):
     return [f"{option}=true" for option in on]
 
 
+# The passes that tile time loops (what a rank's blocks of steps need to be
+# rolled into loops for).
+TIME_TILINGS = ("hex-tile", "split-tile")
+
+
 def _process(cmd, stdin=None):
     proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -317,12 +322,17 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     `halo_depth=h` exchanges halos deep enough for h steps every h steps.
     `overlap=False` completes each exchange before the step computes
     (by default the points that need no received halo are computed while
-    the messages are in flight).
+    the messages are in flight). With halo_depth > 1 and a time tiling
+    among `extra_passes` (hex-tile, split-tile), the steps between two
+    exchanges are tiled inside each rank (block-loops=true).
     """
     _check_target(target, emulate_gpu, openmp, gpu_options)
     if distribute:
         options = f"grid={distribute}" + (f" depth={halo_depth}" if halo_depth != 1 else "")
         options += "" if overlap else " overlap=false"
+        # Time tiling inside a rank tiles the steps between deep exchanges.
+        if halo_depth > 1 and any(p.split("=")[0] in TIME_TILINGS for p in extra_passes):
+            options += " block-loops=true"
         extra_passes = (f"stencil-distribute={options}", *extra_passes)
     _emulation_checks(emulate_gpu, checks)
     if target == "cpu" and not emulate_gpu:

@@ -1,4 +1,6 @@
 // RUN: stencil-opt %s --stencil-distribute="grid=2 depth=3" -split-input-file | FileCheck %s
+// RUN: stencil-opt %s --stencil-distribute="grid=2 depth=3 block-loops=true" -split-input-file | FileCheck %s --check-prefix=LOOPS
+// RUN: stencil-opt %s --stencil-distribute="grid=2 depth=3 block-loops=true" --hex-tile -split-input-file 2>&1 | FileCheck %s --check-prefix=TILED
 
 // A 3-point star over 32 points, 8 steps, on 2 ranks with halos 3 steps
 // deep: two blocks of 3 unrolled steps (one exchange each, halo 3 wide),
@@ -28,6 +30,34 @@
 // CHECK: scf.index_switch
 // CHECK: call @star_dmp_16l(
 // CHECK: call @star_dmp_16h(
+
+// block-loops=true: after the block's exchange, a time loop of 3 steps, each
+// storing on the widest box of the block (rank 0: [0, 18), rank 1: [-2, 16));
+// the exchange stays as deep.
+// LOOPS-LABEL: func.func private @star_dmp_16l(
+// LOOPS: scf.for %[[B:.*]] = %c0 to %c6 step %c3 iter_args
+// LOOPS-NEXT: "dmp.swap"(%{{.*}}) <{strategy = #dmp.grid_slice_1d<#dmp.topo<2>, false>, swaps = [#dmp.exchange<at [-3] size [3] source offset [3] to [-1]>, #dmp.exchange<at [16] size [3] source offset [-3] to [1]>]}>
+// LOOPS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[A:.*]] = %{{.*}}, %[[N:.*]] = %{{.*}})
+// LOOPS-NEXT: stencil.load %[[A]]
+// LOOPS: stencil.store %{{.*}} to %[[N]](<[0], [18]>)
+// LOOPS-NEXT: scf.yield %[[N]], %[[A]]
+// LOOPS-NOT: stencil.store
+// LOOPS: scf.for %{{.*}} = %c6{{.*}} to %c8 step %c1
+// LOOPS-LABEL: func.func private @star_dmp_16h(
+// LOOPS: stencil.store %{{.*}} to %{{.*}}(<[-2], [16]>)
+// LOOPS-NEXT: scf.yield
+// LOOPS-NOT: stencil.store %{{.*}} to %{{.*}}(<[-1], [16]>)
+
+// --hex-tile then tiles each block's loop of steps (a scop inside the loop
+// over blocks, after the exchange); the 2 steps after the blocks exchange
+// every step and stay untiled, with a warning.
+// TILED: warning: not converted to the polyhedral form: a halo exchange every step
+// TILED-LABEL: func.func private @star_dmp_16l(
+// TILED: scf.for %{{.*}} = %c0 to %c6 step %c3
+// TILED-NEXT: "dmp.swap"
+// TILED: poly.scop
+// TILED-LABEL: func.func private @star_dmp_16h(
+// TILED: poly.scop
 func.func @star(%u0 : !stencil.field<[-1,33]xf64>, %u1 : !stencil.field<[-1,33]xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

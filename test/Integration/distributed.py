@@ -64,6 +64,7 @@ def worker(cases_file):
                   f"{'x'.join(map(str, dec.grid))}{' OpenMP' if case['openmp'] else ''}"
                   f"{' GPU code emulated' if case['emulate_gpu'] else ''}, "
                   f"halo depth {case['depth']}"
+                  f"{', ' + case['tiling'] + ' inside ranks' if case['tiling'] else ''}"
                   f"{'' if case['overlap'] else ', no overlap'}: {messages} messages",
                   flush=True)
     if comm.rank == 0 and failed:
@@ -125,7 +126,11 @@ def main(workdir):
             # The GPU mapping emulated on some 1D/2D programs (its unrolled
             # deep blocks in 3D take LLVM minutes to compile).
             emulate = k % 4 == 1 and rank < 3
-            plan[n].append(dict(label=label, path=path, sources=sources,
+            # Some deep runs of 1D/2D programs tile the steps between
+            # exchanges inside each rank.
+            tiling = (["hex-tile", "split-tile"][k % 2]
+                      if depth > 1 and rank < 3 and (k + n) % 3 == 1 else None)
+            plan[n].append(dict(label=label, path=path, sources=sources, tiling=tiling,
                                 depth=min(depth, 2) if emulate else depth,
                                 grid=grids[n][rank], openmp=(k + n) % 3 == 0, seed=k,
                                 emulate_gpu=emulate,
@@ -141,7 +146,9 @@ def main(workdir):
                                                  extra_sources=case["sources"],
                                                  distribute=case["grid"],
                                                  halo_depth=case["depth"],
-                                                 overlap=case["overlap"])
+                                                 overlap=case["overlap"],
+                                                 extra_passes=[case["tiling"]]
+                                                 if case["tiling"] else [])
                 break
             except compiler.CompileError as e:
                 # A deep halo wider than the smallest block: a shallower one.
@@ -182,6 +189,8 @@ def main(workdir):
 
     deep = sum(c["depth"] > 1 for cases in plan.values() for c in cases)
     assert deep >= 10, f"only {deep} runs with deep halos"
+    tiled = sum(bool(c["tiling"]) and c["depth"] > 1 for cases in plan.values() for c in cases)
+    assert tiled >= 3, f"only {tiled} deep runs tiled inside the ranks"
     blocking = sum(not c["overlap"] for cases in plan.values() for c in cases)
     assert 3 <= blocking <= 15, f"{blocking} runs without overlap"
     env = dict(os.environ, OMP_NUM_THREADS="2")

@@ -188,6 +188,14 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     bounds, stores directly in their body and rotating fields that cannot
     alias.
 
+    `block-loops=true` rolls the `h` steps of each block back into a time
+    loop of `h` steps after the block's swaps, every step storing each
+    field on the widest box any step of the block stores it on (what a
+    step computes beyond what the block later reads is never read, so the
+    core stays exact): a loop with one domain, which `--hex-tile` and
+    `--split-tile` tile inside the rank, at the price of more redundant
+    points than the shrinking boxes.
+
     The exchanges overlap with computation when lowered (Devito's "full"
     mode, see `--convert-stencil-to-loops`); `overlap=false` marks every
     swap `dmp.blocking` instead.
@@ -208,6 +216,11 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
            "Compute the points that need no received halo while the "
            "messages are in flight (false: mark every swap `dmp.blocking`, "
            "the exchange completes before the step computes)">,
+    Option<"blockLoops", "block-loops", "bool", /*default=*/"false",
+           "With depth=h: keep the h steps of a block as a time loop after "
+           "the block's exchanges, every step on the block's widest boxes, "
+           "so that --hex-tile or --split-tile can tile it (default: the "
+           "steps unrolled, each on the boxes the rest of the block reads)">,
   ];
   let dependentDialects = ["::mlir::dmp::DmpDialect",
                            "::mlir::arith::ArithDialect",
