@@ -110,13 +110,52 @@ FailureOr<BoundsAttr> storeDomain(func::FuncOp func) {
   return domain;
 }
 
+/// Whether `func` reads the grid position of a decomposed dimension.
+bool readsPosition(func::FuncOp func, unsigned gridRank) {
+  WalkResult walk = func.walk([&](IndexOp op) {
+    return op.getDimValue() < gridRank ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
+/// Makes the positions `stencil.index` reads along decomposed dimensions
+/// global in the per-rank copy `copy`: it takes where its rank's block
+/// starts (relative to the domain's start) per decomposed dimension as
+/// trailing index arguments, and every apply that reads a position takes
+/// the start and adds it.
+void makePositionsGlobal(func::FuncOp copy, unsigned gridRank) {
+  Location loc = copy.getLoc();
+  Type index = IndexType::get(copy.getContext());
+  SmallVector<Value> starts;
+  for (unsigned d = 0; d < gridRank; ++d) {
+    copy.insertArgument(copy.getNumArguments(), index, {}, loc);
+    starts.push_back(copy.getArguments().back());
+  }
+  copy.walk([&](ApplyOp apply) {
+    SmallVector<IndexOp> reads;
+    apply.getBody()->walk([&](IndexOp op) {
+      if (op.getDimValue() < gridRank)
+        reads.push_back(op);
+    });
+    DenseMap<int64_t, Value> start;
+    for (IndexOp read : reads) {
+      int64_t d = read.getDimValue();
+      if (!start.count(d)) {
+        apply.getArgsMutable().append(starts[d]);
+        start[d] = apply.getBody()->addArgument(index, loc);
+      }
+      OpBuilder b(read->getBlock(), std::next(Block::iterator(read)));
+      auto global = arith::AddIOp::create(b, read.getLoc(), read, start[d]);
+      read.getResult().replaceAllUsesExcept(global, global);
+    }
+  });
+}
+
 /// Ops whose meaning depends on where the block lies in the global grid.
 LogicalResult checkSupported(func::FuncOp func, BoundsAttr domain,
                              unsigned gridRank) {
   WalkResult walk = func.walk([&](Operation *op) -> WalkResult {
-    if (isa<IndexOp>(op))
-      return op->emitOpError("reads the global grid position, which "
-                             "--stencil-distribute does not support yet");
     if (auto combine = dyn_cast<CombineOp>(op);
         combine && combine.getDim().getZExtValue() < gridRank)
       return op->emitOpError("splits a decomposed dimension at a global "
@@ -381,6 +420,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     return std::make_pair(l, u);
   };
 
+  bool position = readsPosition(func, k);
+
   // The variants: every combination of the block classes of the
   // dimensions, numbered with the first dimension's class slowest.
   std::vector<SmallVector<BlockClass, 4>> classes;
@@ -458,6 +499,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     });
     if (bad.wasInterrupted())
       return fail();
+    if (position)
+      makePositionsGlobal(copy, k);
 
     SmallVector<BlockedLoop> blocked;
     SmallVector<scf::ForOp> blocks;
@@ -646,6 +689,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   // Row-major coordinates; the variant of the block classes they give:
   // per dimension the sum of class index times (coordinate in the class).
   Value variant = idx(0);
+  SmallVector<Value> blockStarts;
   int64_t stride = topo.getNumRanks(), variantStride = variants.size();
   for (unsigned d = 0; d < k; ++d) {
     stride /= topology[d];
@@ -653,6 +697,12 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     Value coord = arith::RemUIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, rank, idx(stride)),
         idx(topology[d]));
+    // Where the rank's block starts, relative to the domain's start:
+    // coord * base + min(coord, remainder) (the first ranks have one more).
+    if (position)
+      blockStarts.push_back(arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, coord, idx(splits[d].base)),
+          arith::MinUIOp::create(b, loc, coord, idx(splits[d].remainder))));
     if (classes[d].size() == 1)
       continue;
     // `coord pred v` when `want`, its negation otherwise.
@@ -693,6 +743,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
       else
         operands.push_back(arg);
     }
+    llvm::append_range(operands, blockStarts);
     func::CallOp::create(cb, loc, copy, operands);
     scf::YieldOp::create(cb, loc);
   }

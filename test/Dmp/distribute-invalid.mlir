@@ -37,21 +37,6 @@ func.func @too_many_ranks(%a : !stencil.field<[-1,33]x[0,1]xf64>, %b : !stencil.
 
 // -----
 
-func.func @global_index(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[-1,33]x[-1,33]xf64>) {
-  %t = stencil.load %a : !stencil.field<[-1,33]x[-1,33]xf64> -> !stencil.temp<?x?xf64>
-  %o = stencil.apply(%x = %t : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
-    // expected-error@+1 {{'stencil.index' op reads the global grid position, which --stencil-distribute does not support yet}}
-    %i = stencil.index 0 <[0, 0]>
-    %v = stencil.access %x[0, 0] : !stencil.temp<?x?xf64>
-    %res = stencil.store_result %v : !stencil.result<f64>
-    stencil.return %res : !stencil.result<f64>
-  }
-  stencil.store %o to %b(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,33]x[-1,33]xf64>
-  return
-}
-
-// -----
-
 func.func @outs(%in : !stencil.field<[-1,33]x[-1,33]xf64>, %o : !stencil.field<[-1,33]x[-1,33]xf64>) {
   %t = stencil.load %in : !stencil.field<[-1,33]x[-1,33]xf64> -> !stencil.temp<?x?xf64>
   stencil.store %t to %o(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,33]x[-1,33]xf64>

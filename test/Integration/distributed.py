@@ -8,7 +8,9 @@
 # that do not divide, f32 and f64), on 1D/2D/3D process grids, sequential,
 # OpenMP and through the GPU mapping emulated on the CPU (halos packed by
 # kernels), with halos exchanged every step or deep halos every 2 or 3
-# steps: the gathered fields equal the single-process run bit for bit.
+# steps (some of them hex- or split-tiled inside the ranks), and a program
+# reading global positions (stencil.index): the gathered fields equal the
+# single-process run bit for bit.
 # Everything is compiled here first (two at a time); one mpirun per rank
 # count runs its cases (this script again, with --worker).
 import os
@@ -103,6 +105,10 @@ def main(workdir):
         # Deep halos refuse rotating fields that may alias.
         programs.append((f"random {prog.name} ({prog.dtype}, rank {prog.rank})", path, (),
                          not prog.alias))
+
+    # stencil.index: the positions every rank reads must be global.
+    programs.append(("global position", Path(__file__).parent / "Inputs" / "global_position.mlir",
+                     (), True))
 
     grids = {1: {1: "1", 2: "1", 3: "1"}, 2: {1: "2", 2: "1x2", 3: "2"},
              3: {1: "3", 2: "3", 3: "1x3"}, 4: {1: "4", 2: "2x2", 3: "2x1x2"},

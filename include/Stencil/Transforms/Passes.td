@@ -200,8 +200,12 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     mode, see `--convert-stencil-to-loops`); `overlap=false` marks every
     swap `dmp.blocking` instead.
 
+    `stencil.index` along a decomposed dimension reads the global
+    position: the copies take their block's start per decomposed dimension
+    as trailing index arguments and the applies add it.
+
     Errors (located): stores of different bounds in one function; `outs`
-    applies, `stencil.index`, combines along a decomposed dimension,
+    applies, combines along a decomposed dimension,
     external loads and stores, lower-rank fields and calls with fields
     (not supported yet); more ranks than points in a dimension; a halo
     exchange wider than the smallest block; a malformed `grid`.
