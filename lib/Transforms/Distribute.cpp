@@ -152,6 +152,49 @@ void makePositionsGlobal(func::FuncOp copy, unsigned gridRank) {
   });
 }
 
+/// Whether `t` is a field of lower rank than the domain's.
+bool isLowerRankField(Type t, unsigned domainRank) {
+  auto field = dyn_cast<FieldType>(t);
+  return field && field.getRank() < domainRank;
+}
+
+/// A field of lower rank than the domain (a coefficient profile) is read
+/// whole on every rank: it must span no dimension the grid cuts. Checked on
+/// the accesses to the temps loaded from it.
+LogicalResult checkLowerRankField(Value field, unsigned domainRank,
+                                  unsigned gridRank) {
+  if (!isLowerRankField(field.getType(), domainRank))
+    return success();
+  for (Operation *user : field.getUsers()) {
+    auto load = dyn_cast<LoadOp>(user);
+    if (!load)
+      continue;
+    for (OpOperand &use : load.getRes().getUses()) {
+      auto apply = dyn_cast<ApplyOp>(use.getOwner());
+      if (!apply)
+        continue;
+      for (Operation *reader :
+           apply.getBodyArg(use.getOperandNumber()).getUsers()) {
+        auto access = dyn_cast<AccessOp>(reader);
+        if (!access)
+          return reader->emitOpError(
+              "reads a lower-rank field other than by stencil.access, "
+              "which --stencil-distribute does not support");
+        SmallVector<int64_t> dims = access.getOperandDims(apply.getRank());
+        for (unsigned d = 0; d < gridRank && d < dims.size(); ++d)
+          if (dims[d] >= 0)
+            return access.emitOpError("reads a field of rank ")
+                   << cast<FieldType>(field.getType()).getRank()
+                   << " along dimension " << d
+                   << ", which the grid cuts: --stencil-distribute gives "
+                      "every rank all of a lower-rank field, so it must "
+                      "span only dimensions the grid does not cut";
+      }
+    }
+  }
+  return success();
+}
+
 /// Ops whose meaning depends on where the block lies in the global grid.
 LogicalResult checkSupported(func::FuncOp func, BoundsAttr domain,
                              unsigned gridRank) {
@@ -168,26 +211,16 @@ LogicalResult checkSupported(func::FuncOp func, BoundsAttr domain,
       if (llvm::any_of(op->getOperandTypes(), llvm::IsaPred<FieldType>))
         return op->emitOpError("passes a field to another function, which "
                                "--stencil-distribute does not support");
-    for (Type t : op->getResultTypes())
-      if (auto field = dyn_cast<FieldType>(t);
-          field && field.getRank() != domain.getRank())
-        return op->emitOpError("makes a field of rank ")
-               << field.getRank() << " in a program over a "
-               << domain.getRank()
-               << "-dimensional domain: --stencil-distribute does not "
-                  "support lower-rank fields yet";
+    for (Value v : op->getResults())
+      if (failed(checkLowerRankField(v, domain.getRank(), gridRank)))
+        return WalkResult::interrupt();
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
-  for (auto [i, t] : llvm::enumerate(func.getArgumentTypes()))
-    if (auto field = dyn_cast<FieldType>(t);
-        field && field.getRank() != domain.getRank())
-      return func.emitOpError("argument ")
-             << i << " is a field of rank " << field.getRank()
-             << " in a program over a " << domain.getRank()
-             << "-dimensional domain: --stencil-distribute does not support "
-                "lower-rank fields yet";
+  for (Value arg : func.getArguments())
+    if (failed(checkLowerRankField(arg, domain.getRank(), gridRank)))
+      return failure();
   if (func.getNumResults())
     return func.emitOpError("returns values: --stencil-distribute needs a "
                             "function that updates its fields in place");
@@ -375,7 +408,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   SmallVector<int64_t> halo(k, 0);
   auto widen = [&](Type t) {
     auto field = dyn_cast<FieldType>(t);
-    if (!field || !field.hasBounds())
+    if (!field || !field.hasBounds() ||
+        isLowerRankField(field, domain.getRank()))
       return;
     for (unsigned d = 0; d < k; ++d)
       halo[d] = std::max({halo[d], domain.getLb()[d] - field.getLb()[d],
@@ -472,7 +506,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     auto localDomain = BoundsAttr::get(ctx, coreLb, coreUb);
     AttrTypeReplacer replacer;
     replacer.addReplacement([&](FieldType t) -> std::optional<Type> {
-      if (!t.hasBounds())
+      // (A lower-rank field is read whole on every rank.)
+      if (!t.hasBounds() || isLowerRankField(t, domain.getRank()))
         return std::nullopt;
       auto [l, u] = localBounds(sizes, t.getLb(), t.getUb());
       return t.withBounds(l, u);
@@ -538,6 +573,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
                                      store.getBounds().getUb()); });
       SmallVector<BlockInput> inputs = blockInputs(block);
       for (BlockInput &in : inputs) {
+        if (in.lb.size() < domain.getRank())
+          continue; // a lower-rank field, read whole
         reach(in.lb, in.ub);
         if (!written.contains(in.root))
           continue;
@@ -579,7 +616,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     }
     AttrTypeReplacer narrower;
     narrower.addReplacement([&](FieldType t) -> std::optional<Type> {
-      if (!t.hasBounds())
+      if (!t.hasBounds() || isLowerRankField(t, domain.getRank()))
         return std::nullopt;
       SmallVector<int64_t> l(t.getLb()), u(t.getUb());
       for (unsigned d = 0; d < k; ++d) {
@@ -618,7 +655,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   bool several = false;
   auto note = [&](Type t) {
     auto field = dyn_cast<FieldType>(t);
-    if (!field || !field.hasBounds())
+    if (!field || !field.hasBounds() ||
+        isLowerRankField(field, domain.getRank()))
       return;
     several |= common && (common.getLb() != field.getLb() ||
                           common.getUb() != field.getUb());
@@ -633,6 +671,20 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     if (!field) {
       globalFields.push_back(UnitAttr::get(ctx));
       continue;
+    }
+    if (!field.hasBounds() && isLowerRankField(field, domain.getRank())) {
+      // A lower-rank field has the bounds of its casts.
+      for (Operation *user : func.getArgument(i).getUsers())
+        if (auto cast = dyn_cast<CastOp>(user))
+          field = cast.getType();
+      if (!field.hasBounds()) {
+        for (func::FuncOp c : copies)
+          c.erase();
+        return func.emitOpError("argument ")
+               << i << " is a lower-rank field of unknown bounds that is "
+               << "never cast to bounds: --stencil-distribute cannot tell "
+               << "its global size";
+      }
     }
     if (!field.hasBounds()) {
       if (!common || several) {

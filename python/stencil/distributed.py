@@ -100,10 +100,17 @@ class Decomposition:
             ranges.append((lo, lo + base + (c < rem)))
         return ranges
 
+    def replicated(self, arg):
+        """Whether field argument `arg` is of lower rank than the domain: it
+        spans no decomposed dimension, and every rank reads all of it."""
+        return len(self.fields[arg].lb) < len(self.core_lb)
+
     def window(self, rank, arg):
         """Global bounds [lb, ub) of the local array of field argument `arg`."""
         f = self.fields[arg]
         lb, ub = list(f.lb), list(f.ub)
+        if self.replicated(arg):
+            return lb, ub
         for d, (lo, hi) in enumerate(self.block(rank)):
             lb[d], ub[d] = lo - self.halo[d], hi + self.halo[d]
         return lb, ub
@@ -220,7 +227,8 @@ def gather(decomposition, local, args, comm=None, root=0):
     comm = _comm(comm)
     rank = comm.Get_rank()
     for i, f in enumerate(decomposition.fields):
-        if f is None:
+        # (A lower-rank field is read whole on every rank, never written.)
+        if f is None or decomposition.replicated(i):
             continue
         if rank != root:
             comm.Send(decomposition.owned_part(rank, i, local[i]), dest=root, tag=i)

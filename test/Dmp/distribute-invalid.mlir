@@ -61,8 +61,27 @@ func.func @calls(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[
 
 // -----
 
-// expected-error@+1 {{'func.func' op argument 2 is a field of rank 1 in a program over a 2-dimensional domain: --stencil-distribute does not support lower-rank fields yet}}
-func.func @lower_rank(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[-1,33]x[-1,33]xf64>, %c : !stencil.field<[0,32]xf64>) {
+// A lower-rank field is read whole on every rank: it may not span a
+// dimension the grid cuts (grid=2x2 cuts both).
+func.func @lower_rank_cut(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[-1,33]x[-1,33]xf64>, %c : !stencil.field<[0,32]xf64>) {
+  %t = stencil.load %a : !stencil.field<[-1,33]x[-1,33]xf64> -> !stencil.temp<?x?xf64>
+  %ct = stencil.load %c : !stencil.field<[0,32]xf64> -> !stencil.temp<?xf64>
+  %o = stencil.apply(%x = %t : !stencil.temp<?x?xf64>, %w = %ct : !stencil.temp<?xf64>) -> (!stencil.temp<?x?xf64>) {
+    %v = stencil.access %x[0, 0] : !stencil.temp<?x?xf64>
+    // expected-error@+1 {{'stencil.access' op reads a field of rank 1 along dimension 1, which the grid cuts: --stencil-distribute gives every rank all of a lower-rank field, so it must span only dimensions the grid does not cut}}
+    %k = stencil.access %w[_, 0] : !stencil.temp<?xf64>
+    %m = arith.mulf %v, %k : f64
+    %res = stencil.store_result %m : !stencil.result<f64>
+    stencil.return %res : !stencil.result<f64>
+  }
+  stencil.store %o to %b(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,33]x[-1,33]xf64>
+  return
+}
+
+// -----
+
+// expected-error@+1 {{'func.func' op argument 2 is a lower-rank field of unknown bounds that is never cast to bounds: --stencil-distribute cannot tell its global size}}
+func.func @lower_rank_unknown(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[-1,33]x[-1,33]xf64>, %c : !stencil.field<?xf64>) {
   %t = stencil.load %a : !stencil.field<[-1,33]x[-1,33]xf64> -> !stencil.temp<?x?xf64>
   stencil.store %t to %b(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,33]x[-1,33]xf64>
   return
@@ -147,6 +166,24 @@ func.func @apply_bounds(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.
     %res = stencil.store_result %v : !stencil.result<f64>
     stencil.return %res : !stencil.result<f64>
   } to <[0, 0], [40, 32]>
+  stencil.store %o to %b(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,33]x[-1,33]xf64>
+  return
+}
+
+// -----
+
+func.func @lower_rank_dyn(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[-1,33]x[-1,33]xf64>, %c : !stencil.field<[0,32]xf64>) {
+  %t = stencil.load %a : !stencil.field<[-1,33]x[-1,33]xf64> -> !stencil.temp<?x?xf64>
+  %ct = stencil.load %c : !stencil.field<[0,32]xf64> -> !stencil.temp<?xf64>
+  %o = stencil.apply(%x = %t : !stencil.temp<?x?xf64>, %w = %ct : !stencil.temp<?xf64>) -> (!stencil.temp<?x?xf64>) {
+    %v = stencil.access %x[0, 0] : !stencil.temp<?x?xf64>
+    %i = stencil.index 1 <[0, 0]>
+    // expected-error@+1 {{'stencil.dyn_access' op reads a lower-rank field other than by stencil.access, which --stencil-distribute does not support}}
+    %k = stencil.dyn_access %w[%i] in <[0, 0]> : <[0, 0]> : !stencil.temp<?xf64>
+    %m = arith.mulf %v, %k : f64
+    %res = stencil.store_result %m : !stencil.result<f64>
+    stencil.return %res : !stencil.result<f64>
+  }
   stencil.store %o to %b(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,33]x[-1,33]xf64>
   return
 }

@@ -113,3 +113,29 @@ func.func @sweep(%in : !stencil.field<[-1,33]x[-1,33]xf64>, %out : !stencil.fiel
   stencil.store %o to %out(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,33]x[-1,33]xf64>
   return
 }
+
+// -----
+
+// A lower-rank coefficient (a vertical profile over dimension 2, which
+// grid=2x2 does not cut) keeps its global type in every copy: each rank
+// reads all of it, never exchanged; dmp.fields lists its global bounds.
+// CHECK-LABEL: func.func private @profile_dmp_8x8(
+// CHECK-SAME: %{{.*}}: !stencil.field<[-1,9]x[-1,9]x[0,4]xf64>, %{{.*}}: !stencil.field<[-1,9]x[-1,9]x[0,4]xf64>, %[[C:.*]]: !stencil.field<[-1,5]xf64>)
+// CHECK-NOT: "dmp.swap"(%[[C]])
+// CHECK: stencil.load %[[C]] : !stencil.field<[-1,5]xf64>
+// CHECK-LABEL: func.func @profile(
+// CHECK-SAME: %{{.*}}: !stencil.field<?xf64>
+// CHECK-SAME: dmp.fields = [array<i64: -1, -1, 0, 17, 17, 4>, array<i64: -1, -1, 0, 17, 17, 4>, array<i64: -1, 5>]
+func.func @profile(%a : !stencil.field<[-1,17]x[-1,17]x[0,4]xf64>, %b : !stencil.field<[-1,17]x[-1,17]x[0,4]xf64>, %c : !stencil.field<[-1,5]xf64>) {
+  %t = stencil.load %a : !stencil.field<[-1,17]x[-1,17]x[0,4]xf64> -> !stencil.temp<?x?x?xf64>
+  %ct = stencil.load %c : !stencil.field<[-1,5]xf64> -> !stencil.temp<?xf64>
+  %o = stencil.apply(%x = %t : !stencil.temp<?x?x?xf64>, %w = %ct : !stencil.temp<?xf64>) -> (!stencil.temp<?x?x?xf64>) {
+    %v = stencil.access %x[-1, 0, 0] : !stencil.temp<?x?x?xf64>
+    %k = stencil.access %w[_, _, 1] : !stencil.temp<?xf64>
+    %m = arith.mulf %v, %k : f64
+    %res = stencil.store_result %m : !stencil.result<f64>
+    stencil.return %res : !stencil.result<f64>
+  }
+  stencil.store %o to %b(<[0, 0, 0], [16, 16, 4]>) : !stencil.temp<?x?x?xf64> to !stencil.field<[-1,17]x[-1,17]x[0,4]xf64>
+  return
+}

@@ -8,9 +8,10 @@
 # that do not divide, f32 and f64), on 1D/2D/3D process grids, sequential,
 # OpenMP and through the GPU mapping emulated on the CPU (halos packed by
 # kernels), with halos exchanged every step or deep halos every 2 or 3
-# steps (some of them hex- or split-tiled inside the ranks), and a program
-# reading global positions (stencil.index): the gathered fields equal the
-# single-process run bit for bit.
+# steps (some of them hex- or split-tiled inside the ranks), a program
+# reading global positions (stencil.index) and one with lower-rank
+# coefficient fields: the gathered fields equal the single-process run bit
+# for bit.
 # Everything is compiled here first (two at a time); one mpirun per rank
 # count runs its cases (this script again, with --worker).
 import os
@@ -143,6 +144,14 @@ def main(workdir):
                                 # Exchanges overlap with computation by
                                 # default; some runs wait first.
                                 overlap=(k + n) % 5 != 2))
+
+    # Lower-rank coefficient fields (read whole on every rank) on grids that
+    # cut only the dimensions they do not span.
+    column = Path(__file__).parent / "Inputs" / "lower_rank_coefficients.mlir"
+    for n, grid, depth, emulate in [(3, "3", 1, False), (2, "2", 2, True)]:
+        plan[n].append(dict(label="lower-rank coefficients", path=column, sources=(),
+                            tiling=None, depth=depth, grid=grid, openmp=False,
+                            seed=len(programs), emulate_gpu=emulate, overlap=True))
 
     def build(case):
         while True:
