@@ -158,17 +158,22 @@ bool isLowerRankField(Type t, unsigned domainRank) {
   return field && field.getRank() < domainRank;
 }
 
-/// A field of lower rank than the domain (a coefficient profile) is read
-/// whole on every rank: it must span no dimension the grid cuts. Checked on
-/// the accesses to the temps loaded from it.
-LogicalResult checkLowerRankField(Value field, unsigned domainRank,
-                                  unsigned gridRank) {
-  if (!isLowerRankField(field.getType(), domainRank))
-    return success();
-  for (Operation *user : field.getUsers()) {
-    auto load = dyn_cast<LoadOp>(user);
-    if (!load)
-      continue;
+/// Per lower-rank field (a coefficient profile, keyed by its root: the
+/// value its casts start from), the domain dimension each of its dimensions
+/// is read along (-1: never read), from the accesses to the temps loaded
+/// from it. Fails (located error) on a reader other than stencil.access and
+/// on a field dimension read along two domain dimensions.
+FailureOr<DenseMap<Value, SmallVector<int64_t>>>
+lowerRankDims(func::FuncOp func, unsigned domainRank) {
+  DenseMap<Value, SmallVector<int64_t>> dims;
+  WalkResult walk = func.walk([&](LoadOp load) -> WalkResult {
+    auto field = cast<FieldType>(load.getField().getType());
+    if (!isLowerRankField(field, domainRank))
+      return WalkResult::advance();
+    SmallVector<int64_t> &along =
+        dims.try_emplace(fieldRoot(load.getField()),
+                         SmallVector<int64_t>(field.getRank(), -1))
+            .first->second;
     for (OpOperand &use : load.getRes().getUses()) {
       auto apply = dyn_cast<ApplyOp>(use.getOwner());
       if (!apply)
@@ -180,19 +185,61 @@ LogicalResult checkLowerRankField(Value field, unsigned domainRank,
           return reader->emitOpError(
               "reads a lower-rank field other than by stencil.access, "
               "which --stencil-distribute does not support");
-        SmallVector<int64_t> dims = access.getOperandDims(apply.getRank());
-        for (unsigned d = 0; d < gridRank && d < dims.size(); ++d)
-          if (dims[d] >= 0)
-            return access.emitOpError("reads a field of rank ")
-                   << cast<FieldType>(field.getType()).getRank()
-                   << " along dimension " << d
-                   << ", which the grid cuts: --stencil-distribute gives "
-                      "every rank all of a lower-rank field, so it must "
-                      "span only dimensions the grid does not cut";
+        SmallVector<int64_t> operandDims =
+            access.getOperandDims(apply.getRank());
+        for (auto [d, j] : llvm::enumerate(operandDims)) {
+          if (j < 0)
+            continue;
+          if (along[j] >= 0 && along[j] != (int64_t)d)
+            return access.emitOpError("reads dimension ")
+                   << j << " of a lower-rank field along dimension " << d
+                   << ", and another access along dimension " << along[j]
+                   << ": --stencil-distribute needs one dimension of the "
+                      "domain per dimension of the field";
+          along[j] = d;
+        }
       }
     }
-  }
-  return success();
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return dims;
+}
+
+/// Gives every lower-rank field value of `copy` with bounds the bounds
+/// `retype(d, lb, ub)` returns along each of its dimensions read along a
+/// decomposed dimension d (`gridRank` of them): what the rank holds of a
+/// coefficient profile, as for the full-rank fields.
+void retypeLowerRank(
+    func::FuncOp copy, unsigned domainRank, unsigned gridRank,
+    function_ref<std::pair<int64_t, int64_t>(unsigned, int64_t, int64_t)>
+        retype) {
+  FailureOr<DenseMap<Value, SmallVector<int64_t>>> dims =
+      lowerRankDims(copy, domainRank); // (checked on the original)
+  auto visit = [&](Value v) {
+    auto field = dyn_cast<FieldType>(v.getType());
+    if (!field || !field.hasBounds() || !isLowerRankField(field, domainRank))
+      return;
+    auto it = dims->find(fieldRoot(v));
+    if (it == dims->end())
+      return;
+    SmallVector<int64_t> lb(field.getLb()), ub(field.getUb());
+    for (auto [j, d] : llvm::enumerate(it->second))
+      if (d >= 0 && d < (int64_t)gridRank)
+        std::tie(lb[j], ub[j]) = retype(d, lb[j], ub[j]);
+    v.setType(field.withBounds(lb, ub));
+  };
+  copy.walk([&](Block *block) {
+    for (BlockArgument arg : block->getArguments())
+      visit(arg);
+  });
+  copy.walk([&](Operation *op) {
+    for (Value v : op->getResults())
+      visit(v);
+  });
+  copy.setFunctionType(FunctionType::get(
+      copy.getContext(), copy.getBody().getArgumentTypes(), {}));
 }
 
 /// Ops whose meaning depends on where the block lies in the global grid.
@@ -211,16 +258,10 @@ LogicalResult checkSupported(func::FuncOp func, BoundsAttr domain,
       if (llvm::any_of(op->getOperandTypes(), llvm::IsaPred<FieldType>))
         return op->emitOpError("passes a field to another function, which "
                                "--stencil-distribute does not support");
-    for (Value v : op->getResults())
-      if (failed(checkLowerRankField(v, domain.getRank(), gridRank)))
-        return WalkResult::interrupt();
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted())
+  if (walk.wasInterrupted() || failed(lowerRankDims(func, domain.getRank())))
     return failure();
-  for (Value arg : func.getArguments())
-    if (failed(checkLowerRankField(arg, domain.getRank(), gridRank)))
-      return failure();
   if (func.getNumResults())
     return func.emitOpError("returns values: --stencil-distribute needs a "
                             "function that updates its fields in place");
@@ -418,6 +459,22 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   for (Type t : func.getArgumentTypes())
     widen(t);
   func.walk([&](CastOp cast) { widen(cast.getType()); });
+  // A lower-rank field's halo counts along the dimensions it is read along.
+  DenseMap<Value, SmallVector<int64_t>> lowerDims =
+      *lowerRankDims(func, domain.getRank());
+  auto widenLowerRank = [&](Value v) {
+    auto field = dyn_cast<FieldType>(v.getType());
+    if (!field || !field.hasBounds() ||
+        !isLowerRankField(field, domain.getRank()))
+      return;
+    for (auto [j, d] : llvm::enumerate(lowerDims.lookup(fieldRoot(v))))
+      if (d >= 0 && d < (int64_t)k)
+        halo[d] = std::max({halo[d], domain.getLb()[d] - field.getLb()[j],
+                            field.getUb()[j] - domain.getUb()[d]});
+  };
+  for (Value arg : func.getArguments())
+    widenLowerRank(arg);
+  func.walk([&](CastOp cast) { widenLowerRank(cast.getResult()); });
   SmallVector<BlockSplit> splits;
   for (unsigned d = 0; d < k; ++d) {
     int64_t n = domain.getUb()[d] - domain.getLb()[d];
@@ -523,6 +580,11 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     replacer.recursivelyReplaceElementsIn(copy, /*replaceAttrs=*/true,
                                           /*replaceLocs=*/false,
                                           /*replaceTypes=*/true);
+    retypeLowerRank(
+        copy, domain.getRank(), k, [&](unsigned d, int64_t, int64_t) {
+          return std::make_pair(domain.getLb()[d] - localHalo[d],
+                                domain.getLb()[d] + sizes[d] + localHalo[d]);
+        });
     // Apply bounds other than the domain's would read or write elsewhere.
     WalkResult bad = copy.walk([&](ApplyOp apply) {
       if (apply.getBoundsAttr() && apply.getBoundsAttr() != localDomain) {
@@ -573,9 +635,6 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
                                      store.getBounds().getUb()); });
       SmallVector<BlockInput> inputs = blockInputs(block);
       for (BlockInput &in : inputs) {
-        if (in.lb.size() < domain.getRank())
-          continue; // a lower-rank field, read whole
-        reach(in.lb, in.ub);
         if (!written.contains(in.root))
           continue;
         OpBuilder b(in.firstLoad);
@@ -586,6 +645,26 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
                            in.lb, in.ub, slot++});
         slots = std::max(slots, slot);
       }
+    }
+    // What every load reads (after the blocks' shape inference): a block
+    // reads fields loaded before its loop (coefficients) on its widened
+    // boxes too. A lower-rank field counts along the dimensions it is read
+    // along.
+    if (!blocks.empty()) {
+      DenseMap<Value, SmallVector<int64_t>> dims =
+          *lowerRankDims(copy, domain.getRank());
+      copy.walk([&](LoadOp load) {
+        auto temp = cast<TempType>(load.getRes().getType());
+        if (!temp.hasBounds())
+          return;
+        if (temp.getRank() == domain.getRank())
+          return reach(temp.getLb(), temp.getUb());
+        for (auto [j, d] :
+             llvm::enumerate(dims.lookup(fieldRoot(load.getField()))))
+          if (d >= 0 && d < (int64_t)k)
+            deepReach[d] = std::max({deepReach[d], coreLb[d] - temp.getLb()[j],
+                                     temp.getUb()[j] - coreUb[d]});
+      });
     }
     if (blockLoops)
       llvm::append_range(toRoll, blocked);
@@ -628,10 +707,15 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     narrower.addReplacement([&](TempType t) -> std::optional<Type> {
       return TempType::get(t.getRank(), t.getElementType());
     });
-    for (func::FuncOp copy : copies)
+    for (func::FuncOp copy : copies) {
       narrower.recursivelyReplaceElementsIn(copy, /*replaceAttrs=*/true,
                                             /*replaceLocs=*/false,
                                             /*replaceTypes=*/true);
+      retypeLowerRank(copy, domain.getRank(), k,
+                      [&](unsigned d, int64_t lb, int64_t ub) {
+                        return std::make_pair(lb + shrink[d], ub - shrink[d]);
+                      });
+    }
   }
 
   // The dispatcher: fields of unknown bounds and a communicator.
@@ -701,6 +785,17 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     llvm::append_range(box, field.getUb());
     globalFields.push_back(b.getDenseI64ArrayAttr(box));
   }
+  SmallVector<Attribute> fieldDims;
+  for (BlockArgument arg : func.getArguments()) {
+    auto field = dyn_cast<FieldType>(arg.getType());
+    if (!field || !isLowerRankField(field, domain.getRank())) {
+      fieldDims.push_back(UnitAttr::get(ctx));
+      continue;
+    }
+    SmallVector<int64_t> along = lowerDims.lookup(arg);
+    along.resize(field.getRank(), -1);
+    fieldDims.push_back(b.getDenseI64ArrayAttr(along));
+  }
   func.getBody().dropAllReferences();
   func.getBody().getBlocks().clear();
   func.setType(FunctionType::get(ctx, argTypes, {}));
@@ -717,6 +812,10 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   func->setAttr("dmp.core_ub", b.getDenseI64ArrayAttr(domain.getUb()));
   func->setAttr("dmp.halo", b.getDenseI64ArrayAttr(localHalo));
   func->setAttr("dmp.fields", b.getArrayAttr(globalFields));
+  // Per argument, for lower-rank fields: the domain dimension each of its
+  // dimensions is read along (-1: not read).
+  if (llvm::any_of(fieldDims, llvm::IsaPred<DenseI64ArrayAttr>))
+    func->setAttr("dmp.field_dims", b.getArrayAttr(fieldDims));
 
   if (!symbols.lookup("stencil_mpi_enter")) {
     OpBuilder::InsertionGuard guard(b);

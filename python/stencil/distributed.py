@@ -38,10 +38,16 @@ def _ints(text):
 @dataclass
 class FieldLayout:
     """A field argument of the global program: bounds (exclusive upper) and
-    element type."""
+    element type; for a field of lower rank than the domain, the domain
+    dimension each of its dimensions is read along (-1: none)."""
     lb: tuple
     ub: tuple
     dtype: str
+    dims: tuple = None
+
+    def along(self, rank):
+        """Per dimension of the field, the domain dimension it lies along."""
+        return self.dims if self.dims is not None else tuple(range(rank))
 
 
 @dataclass
@@ -65,15 +71,22 @@ class Decomposition:
         def array(name):
             return _ints(re.search(name + r" = " + _ARRAY_RE, attrs).group(1))
 
-        listed = re.search(r"dmp\.fields = \[(.*?)\]", attrs, re.S).group(1)
+        def per_argument(name):
+            listed = re.search(name + r" = \[(.*?)\]", attrs, re.S)
+            if not listed:
+                return None
+            return [None if item == "unit" else _ints(item.partition(":")[2])
+                    for item in re.findall(r"array<i64(?::[-\d,\s]*)?>|unit", listed.group(1))]
+
+        dims = per_argument(r"dmp\.field_dims")
         fields = []
-        for i, item in enumerate(re.findall(r"array<i64(?::[-\d,\s]*)?>|unit", listed)):
-            if item == "unit":
+        for i, box in enumerate(per_argument(r"dmp\.fields")):
+            if box is None:
                 fields.append(None)
                 continue
-            box = _ints(item.partition(":")[2])
             n = len(box) // 2
-            fields.append(FieldLayout(box[:n], box[n:], (arg_dtypes or {}).get(i)))
+            fields.append(FieldLayout(box[:n], box[n:], (arg_dtypes or {}).get(i),
+                                      tuple(dims[i]) if dims and dims[i] is not None else None))
         return cls(array(r"dmp\.grid"), array(r"dmp\.core_lb"), array(r"dmp\.core_ub"),
                    array(r"dmp\.halo"), fields)
 
@@ -100,19 +113,22 @@ class Decomposition:
             ranges.append((lo, lo + base + (c < rem)))
         return ranges
 
-    def replicated(self, arg):
-        """Whether field argument `arg` is of lower rank than the domain: it
-        spans no decomposed dimension, and every rank reads all of it."""
+    def read_only(self, arg):
+        """Whether field argument `arg` is of lower rank than the domain (a
+        coefficient profile): never written, so never gathered."""
         return len(self.fields[arg].lb) < len(self.core_lb)
 
     def window(self, rank, arg):
-        """Global bounds [lb, ub) of the local array of field argument `arg`."""
+        """Global bounds [lb, ub) of the local array of field argument `arg`:
+        along each decomposed dimension the rank's block widened by the
+        halo, the global bounds along the others."""
         f = self.fields[arg]
         lb, ub = list(f.lb), list(f.ub)
-        if self.replicated(arg):
-            return lb, ub
-        for d, (lo, hi) in enumerate(self.block(rank)):
-            lb[d], ub[d] = lo - self.halo[d], hi + self.halo[d]
+        block = self.block(rank)
+        for j, d in enumerate(f.along(len(lb))):
+            if 0 <= d < len(block):
+                lo, hi = block[d]
+                lb[j], ub[j] = lo - self.halo[d], hi + self.halo[d]
         return lb, ub
 
     def local_shape(self, rank, arg):
@@ -227,8 +243,7 @@ def gather(decomposition, local, args, comm=None, root=0):
     comm = _comm(comm)
     rank = comm.Get_rank()
     for i, f in enumerate(decomposition.fields):
-        # (A lower-rank field is read whole on every rank, never written.)
-        if f is None or decomposition.replicated(i):
+        if f is None or decomposition.read_only(i):
             continue
         if rank != root:
             comm.Send(decomposition.owned_part(rank, i, local[i]), dest=root, tag=i)

@@ -61,17 +61,19 @@ func.func @calls(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[
 
 // -----
 
-// A lower-rank field is read whole on every rank: it may not span a
-// dimension the grid cuts (grid=2x2 cuts both).
-func.func @lower_rank_cut(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[-1,33]x[-1,33]xf64>, %c : !stencil.field<[0,32]xf64>) {
+// A lower-rank field's dimension must lie along one dimension of the
+// domain (here its only dimension is read along both).
+func.func @lower_rank_two_dims(%a : !stencil.field<[-1,33]x[-1,33]xf64>, %b : !stencil.field<[-1,33]x[-1,33]xf64>, %c : !stencil.field<[0,32]xf64>) {
   %t = stencil.load %a : !stencil.field<[-1,33]x[-1,33]xf64> -> !stencil.temp<?x?xf64>
   %ct = stencil.load %c : !stencil.field<[0,32]xf64> -> !stencil.temp<?xf64>
   %o = stencil.apply(%x = %t : !stencil.temp<?x?xf64>, %w = %ct : !stencil.temp<?xf64>) -> (!stencil.temp<?x?xf64>) {
     %v = stencil.access %x[0, 0] : !stencil.temp<?x?xf64>
-    // expected-error@+1 {{'stencil.access' op reads a field of rank 1 along dimension 1, which the grid cuts: --stencil-distribute gives every rank all of a lower-rank field, so it must span only dimensions the grid does not cut}}
-    %k = stencil.access %w[_, 0] : !stencil.temp<?xf64>
+    // expected-error@+1 {{'stencil.access' op reads dimension 0 of a lower-rank field along dimension 0, and another access along dimension 1: --stencil-distribute needs one dimension of the domain per dimension of the field}}
+    %k = stencil.access %w[0, _] : !stencil.temp<?xf64>
+    %l = stencil.access %w[_, 0] : !stencil.temp<?xf64>
     %m = arith.mulf %v, %k : f64
-    %res = stencil.store_result %m : !stencil.result<f64>
+    %n = arith.mulf %m, %l : f64
+    %res = stencil.store_result %n : !stencil.result<f64>
     stencil.return %res : !stencil.result<f64>
   }
   stencil.store %o to %b(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,33]x[-1,33]xf64>

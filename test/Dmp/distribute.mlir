@@ -116,24 +116,33 @@ func.func @sweep(%in : !stencil.field<[-1,33]x[-1,33]xf64>, %out : !stencil.fiel
 
 // -----
 
-// A lower-rank coefficient (a vertical profile over dimension 2, which
-// grid=2x2 does not cut) keeps its global type in every copy: each rank
-// reads all of it, never exchanged; dmp.fields lists its global bounds.
+// Lower-rank coefficients: a vertical profile %c along dimension 2, which
+// grid=2x2 does not cut, keeps its global type in every copy; %p along
+// dimension 0 (cut) is held like the full-rank fields there, the rank's
+// block widened by the halo, which its own halo of 2 widens; neither is
+// exchanged (read only). dmp.field_dims records the dimension each of their
+// dimensions lies along.
 // CHECK-LABEL: func.func private @profile_dmp_8x8(
-// CHECK-SAME: %{{.*}}: !stencil.field<[-1,9]x[-1,9]x[0,4]xf64>, %{{.*}}: !stencil.field<[-1,9]x[-1,9]x[0,4]xf64>, %[[C:.*]]: !stencil.field<[-1,5]xf64>)
+// CHECK-SAME: %{{.*}}: !stencil.field<[-2,10]x[-1,9]x[0,4]xf64>, %{{.*}}: !stencil.field<[-2,10]x[-1,9]x[0,4]xf64>, %[[C:.*]]: !stencil.field<[-1,5]xf64>, %[[P:.*]]: !stencil.field<[-2,10]xf64>)
 // CHECK-NOT: "dmp.swap"(%[[C]])
+// CHECK-NOT: "dmp.swap"(%[[P]])
 // CHECK: stencil.load %[[C]] : !stencil.field<[-1,5]xf64>
 // CHECK-LABEL: func.func @profile(
 // CHECK-SAME: %{{.*}}: !stencil.field<?xf64>
-// CHECK-SAME: dmp.fields = [array<i64: -1, -1, 0, 17, 17, 4>, array<i64: -1, -1, 0, 17, 17, 4>, array<i64: -1, 5>]
-func.func @profile(%a : !stencil.field<[-1,17]x[-1,17]x[0,4]xf64>, %b : !stencil.field<[-1,17]x[-1,17]x[0,4]xf64>, %c : !stencil.field<[-1,5]xf64>) {
+// CHECK-SAME: dmp.field_dims = [unit, unit, array<i64: 2>, array<i64: 0>]
+// CHECK-SAME: dmp.fields = [array<i64: -1, -1, 0, 17, 17, 4>, array<i64: -1, -1, 0, 17, 17, 4>, array<i64: -1, 5>, array<i64: -2, 18>]
+// CHECK-SAME: dmp.halo = array<i64: 2, 1>
+func.func @profile(%a : !stencil.field<[-1,17]x[-1,17]x[0,4]xf64>, %b : !stencil.field<[-1,17]x[-1,17]x[0,4]xf64>, %c : !stencil.field<[-1,5]xf64>, %p : !stencil.field<[-2,18]xf64>) {
   %t = stencil.load %a : !stencil.field<[-1,17]x[-1,17]x[0,4]xf64> -> !stencil.temp<?x?x?xf64>
   %ct = stencil.load %c : !stencil.field<[-1,5]xf64> -> !stencil.temp<?xf64>
-  %o = stencil.apply(%x = %t : !stencil.temp<?x?x?xf64>, %w = %ct : !stencil.temp<?xf64>) -> (!stencil.temp<?x?x?xf64>) {
+  %pt = stencil.load %p : !stencil.field<[-2,18]xf64> -> !stencil.temp<?xf64>
+  %o = stencil.apply(%x = %t : !stencil.temp<?x?x?xf64>, %w = %ct : !stencil.temp<?xf64>, %q = %pt : !stencil.temp<?xf64>) -> (!stencil.temp<?x?x?xf64>) {
     %v = stencil.access %x[-1, 0, 0] : !stencil.temp<?x?x?xf64>
     %k = stencil.access %w[_, _, 1] : !stencil.temp<?xf64>
+    %l = stencil.access %q[-2, _, _] : !stencil.temp<?xf64>
     %m = arith.mulf %v, %k : f64
-    %res = stencil.store_result %m : !stencil.result<f64>
+    %n = arith.mulf %m, %l : f64
+    %res = stencil.store_result %n : !stencil.result<f64>
     stencil.return %res : !stencil.result<f64>
   }
   stencil.store %o to %b(<[0, 0, 0], [16, 16, 4]>) : !stencil.temp<?x?x?xf64> to !stencil.field<[-1,17]x[-1,17]x[0,4]xf64>

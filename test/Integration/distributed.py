@@ -145,10 +145,11 @@ def main(workdir):
                                 # default; some runs wait first.
                                 overlap=(k + n) % 5 != 2))
 
-    # Lower-rank coefficient fields (read whole on every rank) on grids that
-    # cut only the dimensions they do not span.
+    # Lower-rank coefficient fields (1D and 2D profiles, cut where they lie
+    # along a decomposed dimension).
     column = Path(__file__).parent / "Inputs" / "lower_rank_coefficients.mlir"
-    for n, grid, depth, emulate in [(3, "3", 1, False), (2, "2", 2, True)]:
+    for n, grid, depth, emulate in [(3, "3", 1, False), (4, "2x1x2", 2, False),
+                                    (2, "2", 2, True)]:
         plan[n].append(dict(label="lower-rank coefficients", path=column, sources=(),
                             tiling=None, depth=depth, grid=grid, openmp=False,
                             seed=len(programs), emulate_gpu=emulate, overlap=True))

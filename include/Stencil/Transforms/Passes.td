@@ -204,13 +204,15 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     position: the copies take their block's start per decomposed dimension
     as trailing index arguments and the applies add it.
 
-    A lower-rank field that spans only dimensions the grid does not cut is
-    read whole on every rank (global type, never exchanged).
+    A lower-rank field (read only) is held like the full-rank fields along
+    the decomposed dimensions its accesses read it along and whole along
+    the others; it is never exchanged (`dmp.field_dims` records its
+    dimensions).
 
     Errors (located): stores of different bounds in one function; `outs`
     applies, combines along a decomposed dimension, external loads and
-    stores, lower-rank fields along a cut dimension and calls with fields
-    (not supported yet); more ranks than points in a dimension; a halo
+    stores, lower-rank fields read other than by `stencil.access` or with a
+    dimension along two, and calls with fields (not supported yet); more ranks than points in a dimension; a halo
     exchange wider than the smallest block; a malformed `grid`.
   }];
   let options = [
