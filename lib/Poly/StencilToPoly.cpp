@@ -25,6 +25,7 @@
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Poly/ScopModel.h"
 
+#include "Stencil/Dmp/Dmp.h"
 #include "Stencil/IR/StencilOps.h"
 #include "Stencil/Transforms/Passes.h"
 
@@ -402,7 +403,7 @@ LogicalResult ScopBuilder::analyze() {
     if (isa<StencilDialect>(op->getDialect()))
       return fail(op, "'" + op->getName().getStringRef() +
                           "' is not supported in the polyhedral form");
-    if (op->getName().getStringRef() == "dmp.swap")
+    if (isa<dmp::SwapOp>(op))
       return fail(op, "a halo exchange every step (--stencil-distribute "
                       "with depth=h block-loops=true leaves h steps between "
                       "exchanges to tile)");

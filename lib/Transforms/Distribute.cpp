@@ -563,7 +563,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     auto localDomain = BoundsAttr::get(ctx, coreLb, coreUb);
     AttrTypeReplacer replacer;
     replacer.addReplacement([&](FieldType t) -> std::optional<Type> {
-      // (A lower-rank field is read whole on every rank.)
+      // (Lower-rank fields: retypeLowerRank, by the dimensions they lie
+      // along.)
       if (!t.hasBounds() || isLowerRankField(t, domain.getRank()))
         return std::nullopt;
       auto [l, u] = localBounds(sizes, t.getLb(), t.getUb());
