@@ -260,7 +260,7 @@ LogicalResult checkSupported(func::FuncOp func, BoundsAttr domain,
                                "--stencil-distribute does not support");
     return WalkResult::advance();
   });
-  if (walk.wasInterrupted() || failed(lowerRankDims(func, domain.getRank())))
+  if (walk.wasInterrupted())
     return failure();
   if (func.getNumResults())
     return func.emitOpError("returns values: --stencil-distribute needs a "
@@ -460,8 +460,11 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     widen(t);
   func.walk([&](CastOp cast) { widen(cast.getType()); });
   // A lower-rank field's halo counts along the dimensions it is read along.
-  DenseMap<Value, SmallVector<int64_t>> lowerDims =
-      *lowerRankDims(func, domain.getRank());
+  FailureOr<DenseMap<Value, SmallVector<int64_t>>> lowerDimsOr =
+      lowerRankDims(func, domain.getRank());
+  if (failed(lowerDimsOr))
+    return failure();
+  DenseMap<Value, SmallVector<int64_t>> &lowerDims = *lowerDimsOr;
   auto widenLowerRank = [&](Value v) {
     auto field = dyn_cast<FieldType>(v.getType());
     if (!field || !field.hasBounds() ||

@@ -298,3 +298,27 @@ func.func @temp_used_outside(%a : !f, %b : !f) {
   "test.use"(%n) : (!stencil.temp<[0,16]xf64>) -> ()
   return
 }
+
+// -----
+
+// A time loop that exchanges halos every step (--stencil-distribute without
+// deep halos) is not a region; with depth=h block-loops=true the steps
+// between exchanges are.
+!f = !stencil.field<[-1,17]xf64>
+func.func @exchange_every_step(%a : !f, %b : !f) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%x = %a, %y = %b) -> (!f, !f) {
+    // expected-warning @+1 {{not converted to the polyhedral form: a halo exchange every step (--stencil-distribute with depth=h block-loops=true leaves h steps between exchanges to tile)}}
+    "dmp.swap"(%x) <{strategy = #dmp.grid_slice_1d<#dmp.topo<2>, false>, swaps = [#dmp.exchange<at [-1] size [1] source offset [1] to [-1]>, #dmp.exchange<at [16] size [1] source offset [-1] to [1]>]}> : (!f) -> ()
+    %l = stencil.load %x : !f -> !stencil.temp<?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[-1] : !stencil.temp<?xf64>
+      stencil.return %v : f64
+    }
+    stencil.store %n to %y(<[0], [16]>) : !stencil.temp<?xf64> to !f
+    scf.yield %y, %x : !f, !f
+  }
+  return
+}
