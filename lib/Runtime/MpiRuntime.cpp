@@ -7,16 +7,44 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <vector>
+
+// A GPU program (--convert-to-gpu) packs its halos into device buffers.
+// libStencilCudaRuntime, which such a program links, defines these; a CPU
+// program links no CUDA and they stay null (weak references).
+extern "C" {
+int stencilCudaPointerDevice(const void *ptr) __attribute__((weak));
+int stencilCudaMemcpyDtoH(void *dst, const void *src, size_t bytes)
+    __attribute__((weak));
+int stencilCudaMemcpyHtoD(void *dst, const void *src, size_t bytes)
+    __attribute__((weak));
+}
 
 namespace {
 
 MPI_Comm communicator = MPI_COMM_NULL;
 int64_t rank = 0;
 std::vector<MPI_Request> requests;
-int64_t messages = 0, bytesSent = 0, exchanges = 0;
+int64_t messages = 0, bytesSent = 0, exchanges = 0, stagedBytes = 0;
+
+// Host staging of device buffers: a send copies the packed halo to host
+// memory before MPI_Isend, a receive lands in host memory and is copied to
+// the device after MPI_Waitall. $STENCIL_MPI_CUDA_AWARE=1 hands device
+// pointers to MPI instead (an MPI built with CUDA support).
+bool cudaAware = false;
+std::deque<std::vector<char>> hostBuffers; // reused across exchanges
+size_t hostBuffersUsed = 0;
+struct StagedReceive {
+  void *device;
+  const char *host;
+  int64_t bytes;
+};
+std::vector<StagedReceive> stagedReceives;
 
 [[noreturn]] void fail(const char *message) {
   std::fprintf(stderr, "stencil: %s\n", message);
@@ -48,8 +76,23 @@ void post(int64_t buffer, int64_t bytes, int64_t peer, int64_t tag,
          "(stencil_mpi_enter was not called)");
   if (peer < 0)
     return;
-  requests.emplace_back();
   void *data = reinterpret_cast<void *>(static_cast<intptr_t>(buffer));
+  if (!cudaAware && stencilCudaPointerDevice &&
+      stencilCudaPointerDevice(data) >= 0) {
+    if (hostBuffersUsed == hostBuffers.size())
+      hostBuffers.emplace_back();
+    std::vector<char> &host = hostBuffers[hostBuffersUsed++];
+    host.resize(static_cast<size_t>(bytes));
+    if (send) {
+      if (stencilCudaMemcpyDtoH(host.data(), data, host.size()) != 0)
+        fail("copying a halo buffer from the device to the host failed");
+    } else {
+      stagedReceives.push_back({data, host.data(), bytes});
+    }
+    stagedBytes += bytes;
+    data = host.data();
+  }
+  requests.emplace_back();
   if (send) {
     check(MPI_Isend(data, static_cast<int>(bytes), MPI_BYTE,
                     static_cast<int>(peer), static_cast<int>(tag),
@@ -87,6 +130,8 @@ extern "C" int64_t stencil_mpi_enter(const void *comm, int64_t ranks) {
     fail(text);
   }
   rank = me;
+  const char *aware = std::getenv("STENCIL_MPI_CUDA_AWARE");
+  cudaAware = aware && std::strcmp(aware, "0") != 0 && *aware;
   return rank;
 }
 
@@ -118,6 +163,12 @@ extern "C" void stencil_mpi_waitall(void) {
                     MPI_STATUSES_IGNORE),
         "MPI_Waitall");
   requests.clear();
+  for (const StagedReceive &r : stagedReceives)
+    if (stencilCudaMemcpyHtoD(r.device, r.host, static_cast<size_t>(r.bytes)) !=
+        0)
+      fail("copying a received halo from the host to the device failed");
+  stagedReceives.clear();
+  hostBuffersUsed = 0;
 }
 
 extern "C" void stencil_mpi_counters(int64_t *m, int64_t *b, int64_t *e) {
@@ -126,6 +177,8 @@ extern "C" void stencil_mpi_counters(int64_t *m, int64_t *b, int64_t *e) {
   *e = exchanges;
 }
 
+extern "C" int64_t stencil_mpi_staged_bytes(void) { return stagedBytes; }
+
 extern "C" void stencil_mpi_reset_counters(void) {
-  messages = bytesSent = exchanges = 0;
+  messages = bytesSent = exchanges = stagedBytes = 0;
 }

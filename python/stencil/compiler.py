@@ -175,13 +175,36 @@ def _run(cmd, stdin=None):
     return _process(cmd, stdin).stdout
 
 
+# The first line of an MLIR diagnostic: "LOCATION: SEVERITY: message".
+_DIAGNOSTIC_RE = re.compile(r"^\S[^\n]*?: (error|warning|remark|note): ", re.M)
+
+
+def _warnings_of(stderr):
+    """The warnings among stencil-opt's diagnostics, each with its notes but
+    without the operation MLIR prints after one ("see current operation");
+    remarks (what promotion chose, for instance) are information, not
+    warnings, and left out."""
+    starts = [m.start() for m in _DIAGNOSTIC_RE.finditer(stderr)]
+    kept, keeping = [], False
+    for start, end in zip(starts, starts[1:] + [len(stderr)]):
+        text = stderr[start:end].rstrip()
+        severity = _DIAGNOSTIC_RE.match(text).group(1)
+        if severity != "note":
+            keeping = severity == "warning"
+            if keeping:
+                kept.append(text)
+        elif keeping and "see current operation" not in text.partition("\n")[0]:
+            kept[-1] += "\n" + text
+    return kept
+
+
 def _stencil_opt(args, stdin=None):
     """stencil-opt's output; its warnings (a program that runs untiled, a
     halo exchange that misses what a stencil reads) reach the caller as
     CompileWarning."""
     proc = _process([find_stencil_opt(), *args], stdin)
-    if proc.stderr.strip():
-        warnings.warn(proc.stderr.strip(), CompileWarning, stacklevel=3)
+    for warning in _warnings_of(proc.stderr):
+        warnings.warn(warning, CompileWarning, stacklevel=3)
     return proc.stdout
 
 

@@ -289,6 +289,40 @@ def counters():
     return tuple(v.value for v in values)
 
 
+def staged_bytes():
+    """Bytes of halo buffers a GPU program of this process staged through
+    host memory since the last reset_counters() (0 on the CPU, and with
+    $STENCIL_MPI_CUDA_AWARE=1)."""
+    from .compiler import find_mpi_runtime
+    lib = ctypes.CDLL(find_mpi_runtime())
+    lib.stencil_mpi_staged_bytes.restype = ctypes.c_int64
+    return lib.stencil_mpi_staged_bytes()
+
+
+def select_device(comm=None):
+    """Before a GPU library is loaded: the CUDA device of this rank, its
+    rank among the ranks of its node modulo the node's devices, unless
+    $STENCIL_CUDA_DEVICE names one. Returns the ordinal (None without a
+    driver: loading the library then reports it)."""
+    import os
+    if os.environ.get("STENCIL_CUDA_DEVICE"):
+        return int(os.environ["STENCIL_CUDA_DEVICE"])
+    from mpi4py import MPI
+    local = _comm(comm).Split_type(MPI.COMM_TYPE_SHARED)
+    local_rank = local.Get_rank()
+    local.Free()
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+    count = ctypes.c_int(0)
+    if cuda.cuInit(0) != 0 or cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or not count.value:
+        return None
+    device = local_rank % count.value
+    os.environ["STENCIL_CUDA_DEVICE"] = str(device)
+    return device
+
+
 def reset_counters():
     from .compiler import find_mpi_runtime
     ctypes.CDLL(find_mpi_runtime()).stencil_mpi_reset_counters()

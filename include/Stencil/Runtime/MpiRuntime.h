@@ -1,4 +1,5 @@
-/*===- MpiRuntime.h - halo exchanges of distributed stencil programs -*- C -*-===
+/*===- MpiRuntime.h - halo exchanges of distributed stencil programs -*- C
+ *-*-===
  *
  * libStencilMpi.so is called by the code `--stencil-distribute` and
  * `--convert-stencil-to-loops` generate: the entry point of a distributed
@@ -7,6 +8,14 @@
  * Messages are bytes (MPI_BYTE): the generated code needs no MPI type or
  * handle of a particular MPI implementation. MPI must be initialized by the
  * caller (MPI_Init, or importing mpi4py).
+ *
+ * GPU programs (--convert-to-gpu) exchange buffers in device memory. By
+ * default they are staged through host memory: a send copies the buffer to
+ * the host before MPI_Isend, a receive lands in host memory and is copied to
+ * the device by stencil_mpi_waitall (through libStencilCudaRuntime, which
+ * such a program links). With $STENCIL_MPI_CUDA_AWARE=1 (read by
+ * stencil_mpi_enter) device pointers go to MPI as they are, for an MPI built
+ * with CUDA support.
  *
  * The communicator and the counters are global to the process: one
  * distributed function runs at a time (calls from several threads at once
@@ -52,6 +61,10 @@ void stencil_mpi_waitall(void);
  * calls). */
 void stencil_mpi_counters(int64_t *messages, int64_t *bytes, int64_t *exchanges);
 void stencil_mpi_reset_counters(void);
+
+/* Bytes staged through host memory since the last reset (sent and
+ * received; 0 for CPU programs and with $STENCIL_MPI_CUDA_AWARE=1). */
+int64_t stencil_mpi_staged_bytes(void);
 
 #ifdef __cplusplus
 }
