@@ -118,8 +118,8 @@ def main():
     args = ap.parse_args()
     if args.worker:
         return worker(args.worker)
-    # The steps after the last deep block exchange every step and stay
-    # untiled: the compiler's warning about it is expected here.
+    # A single step after the last deep block exchanges on its own and
+    # stays untiled: the compiler's warning about it is expected here.
     warnings.simplefilter("ignore", compiler.CompileWarning)
     shapes = {"jacobi2d": (2048, 2048), "heat3d": (160, 160, 160)}
     tmp = Path(tempfile.mkdtemp(prefix="mpi-bench-"))
@@ -191,7 +191,8 @@ def interior_traffic(dec, path, depth, rolled=False):
     """Steady-state messages, bytes and redundant points per step of the
     most interior rank, from the program --stencil-distribute emits: swaps
     and stores inside a block loop (step = depth) count once per `depth`
-    steps, the others every step; an interior rank exchanges every entry.
+    steps, the others every step, the shorter block of the steps left after
+    the full ones not at all; an interior rank exchanges every entry.
     `rolled`: the block's steps are a loop (block-loops=true), each step
     storing the block's widest boxes."""
     import re
@@ -203,15 +204,17 @@ def interior_traffic(dec, path, depth, rolled=False):
     # The copy without an end of the grid (l/h) in its name, else the first.
     name = next((f for f in funcs if not re.search(r"\d[lh]", f.split("_dmp_")[1])), funcs[0])
     msgs = sent = redundant = 0.0
-    in_block = False
+    in_block = leftover = False
     elem = 4 if "xf32>" in bodies[name] else 8
     for line in bodies[name].splitlines():
         # The time loops are in the function's body (the rolled steps'
         # loop is nested in a block loop).
         if "scf.for" in line and line.startswith("    %"):
-            in_block = depth > 1 and re.search(rf"step %c{depth}(_\d+)?\b", line) is not None
-        per_step = 1.0 / depth if in_block else 1.0
-        if rolled and "stencil.store" in line:
+            step = re.search(r"step %c(\d+)", line)
+            in_block = depth > 1 and step is not None and int(step.group(1)) == depth
+            leftover = step is not None and int(step.group(1)) not in (1, depth)
+        per_step = 0.0 if leftover else 1.0 / depth if in_block else 1.0
+        if rolled and "stencil.store" in line and not leftover:
             per_step = 1.0
         if '"dmp.swap"' in line:
             for size in re.findall(r"size \[([\d, ]+)\]", line):

@@ -90,22 +90,22 @@ mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
                << depth << " steps do not support";
 
     int64_t trips = *ub > *lb ? (*ub - *lb + *step - 1) / *step : 0;
-    int64_t blocked = trips / depth * depth;
-    if (!blocked)
-      continue; // fewer steps than a block: every step exchanges
+    int64_t blocked = trips / depth * depth, rest = trips - blocked;
     OpBuilder b(loop);
     Location loc = loop.getLoc();
     auto index = [&](int64_t v) -> Value {
       return arith::ConstantIndexOp::create(b, loc, v);
     };
-    int64_t split = *lb + blocked * *step;
-    auto block = scf::ForOp::create(b, loc, loop.getLowerBound(), index(split),
-                                    index(depth * *step), loop.getInitArgs());
-    BlockedLoop result{block, depth, *step, nullptr, {}};
-    {
+    // A loop over blocks of `steps` steps from `from` to `to`, the step
+    // unrolled `steps` times in its body.
+    auto makeBlocks = [&](Value from, Value to, int64_t steps,
+                          ValueRange init) {
+      auto block =
+          scf::ForOp::create(b, loc, from, to, index(steps * *step), init);
+      BlockedLoop result{block, steps, *step, nullptr, {}};
       OpBuilder bb = OpBuilder::atBlockBegin(block.getBody());
       SmallVector<Value> carried(block.getRegionIterArgs());
-      for (int64_t j = 0; j < depth; ++j) {
+      for (int64_t j = 0; j < steps; ++j) {
         IRMapping mapping;
         Value iv = block.getInductionVar();
         if (j)
@@ -125,16 +125,27 @@ mlir::stencil::blockTimeLoops(func::FuncOp func, int64_t depth) {
         }
       }
       scf::YieldOp::create(bb, loc, carried);
-    }
-    if (blocked == trips) {
-      loop.replaceAllUsesWith(block.getResults());
+      blocks.push_back(std::move(result));
+      return block;
+    };
+    Value split = index(*lb + blocked * *step);
+    ValueRange fields = loop.getInitArgs();
+    if (blocked)
+      fields =
+          makeBlocks(loop.getLowerBound(), split, depth, fields).getResults();
+    // The remaining steps (fewer than `depth`): one shorter block, which the
+    // halo, deep enough for `depth` steps, also serves. A single step stays
+    // in the original loop, exchanging before it like any step.
+    if (rest > 1)
+      fields =
+          makeBlocks(split, loop.getUpperBound(), rest, fields).getResults();
+    if (rest == 1) {
+      loop.getLowerBoundMutable().assign(split);
+      loop.getInitArgsMutable().assign(fields);
+    } else if (blocked || rest) {
+      loop.replaceAllUsesWith(fields);
       loop.erase();
-    } else {
-      // The remaining steps: the original loop, from where the blocks end.
-      loop.getLowerBoundMutable().assign(index(split));
-      loop.getInitArgsMutable().assign(block.getResults());
     }
-    blocks.push_back(std::move(result));
   }
   return blocks;
 }

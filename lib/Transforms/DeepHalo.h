@@ -24,8 +24,9 @@ struct BlockedLoop {
 };
 
 /// Splits every time loop of `func` that stores fields into a loop over
-/// blocks of `depth` steps (the body unrolled `depth` times) and a loop over
-/// the remaining steps. Returns the block loops. Fails (located error) on a
+/// blocks of `depth` steps (the body unrolled `depth` times) and one block
+/// of the remaining steps when there are several (one remaining step stays
+/// in the original loop). Returns the block loops. Fails (located error) on a
 /// time loop without constant bounds, with stores nested deeper than its
 /// body, or rotating buffers that may alias (the same field twice among its
 /// initial values).

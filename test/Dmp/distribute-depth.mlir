@@ -5,8 +5,8 @@
 // A 3-point star over 32 points, 8 steps, on 2 ranks with halos 3 steps
 // deep: two blocks of 3 unrolled steps (one exchange each, halo 3 wide),
 // each step storing its block widened towards the neighbour by what the
-// rest of the block reads (2, 1, 0 points), then 2 steps exchanging every
-// step. Rank 0 (`l`, the low end) widens upwards, rank 1 (`h`) downwards.
+// rest of the block reads (2, 1, 0 points), then the 2 steps left as one
+// shorter block (an exchange 2 deep, stores widened by 1, 0). Rank 0 (`l`, the low end) widens upwards, rank 1 (`h`) downwards.
 // CHECK-LABEL: func.func private @star_dmp_16l(
 // CHECK-SAME: !stencil.field<[-3,19]xf64>
 // CHECK: scf.for %{{.*}} = %c0 to %c6 step %c3
@@ -16,9 +16,12 @@
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[0], [16]>)
 // CHECK-NOT: dmp.swap
 // CHECK: scf.yield
-// CHECK: scf.for %{{.*}} = %c6{{.*}} to %c8 step %c1
-// CHECK-NEXT: "dmp.swap"(%{{.*}}) <{{.*}}#dmp.exchange<at [-1] size [1] source offset [1] to [-1]>, #dmp.exchange<at [16] size [1] source offset [-1] to [1]>]}>
+// CHECK: scf.for %{{.*}} = %c6{{.*}} to %c8 step %c2
+// CHECK-NEXT: "dmp.swap"(%{{.*}}) <{{.*}}#dmp.exchange<at [-2] size [2] source offset [2] to [-1]>, #dmp.exchange<at [16] size [2] source offset [-2] to [1]>]}>
+// CHECK: stencil.store %{{.*}} to %{{.*}}(<[0], [17]>)
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[0], [16]>)
+// CHECK-NOT: dmp.swap
+// CHECK: scf.yield
 // CHECK-LABEL: func.func private @star_dmp_16h(
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[-2], [16]>)
 // CHECK: stencil.store %{{.*}} to %{{.*}}(<[-1], [16]>)
@@ -42,18 +45,29 @@
 // LOOPS: stencil.store %{{.*}} to %[[N]](<[0], [18]>)
 // LOOPS-NEXT: scf.yield %[[N]], %[[A]]
 // LOOPS-NOT: stencil.store
-// LOOPS: scf.for %{{.*}} = %c6{{.*}} to %c8 step %c1
+// The 2 steps left: a loop of 2 steps after their exchange, on [0, 17).
+// LOOPS: scf.for %{{.*}} = %c6{{.*}} to %c8 step %c2
+// LOOPS-NEXT: "dmp.swap"
+// LOOPS: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// LOOPS: stencil.store %{{.*}} to %{{.*}}(<[0], [17]>)
+// LOOPS-NEXT: scf.yield
 // LOOPS-LABEL: func.func private @star_dmp_16h(
 // LOOPS: stencil.store %{{.*}} to %{{.*}}(<[-2], [16]>)
 // LOOPS-NEXT: scf.yield
 // LOOPS-NOT: stencil.store %{{.*}} to %{{.*}}(<[-1], [16]>)
+// LOOPS: scf.for %{{.*}} = %c6{{.*}} to %c8 step %c2
+// LOOPS: stencil.store %{{.*}} to %{{.*}}(<[-1], [16]>)
+// LOOPS-NEXT: scf.yield
 
 // --hex-tile then tiles each block's loop of steps (a scop inside the loop
-// over blocks, after the exchange); the 2 steps after the blocks exchange
-// every step and stay untiled, with a warning.
-// TILED: warning: not converted to the polyhedral form: a halo exchange every step
+// over blocks, after the exchange), the shorter last block's too: nothing
+// exchanges every step, so nothing is left untiled.
+// TILED-NOT: warning
 // TILED-LABEL: func.func private @star_dmp_16l(
 // TILED: scf.for %{{.*}} = %c0 to %c6 step %c3
+// TILED-NEXT: "dmp.swap"
+// TILED: poly.scop
+// TILED: scf.for %{{.*}} = %c6{{.*}} to %c8 step %c2
 // TILED-NEXT: "dmp.swap"
 // TILED: poly.scop
 // TILED-LABEL: func.func private @star_dmp_16h(
