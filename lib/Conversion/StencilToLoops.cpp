@@ -32,6 +32,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <memory>
+
 namespace mlir::stencil {
 #define GEN_PASS_DEF_CONVERTSTENCILTOLOOPS
 #include "Stencil/Conversion/Passes.h.inc"
@@ -159,6 +161,30 @@ private:
   LogicalResult completeOverlap();
   void copyBox(OpBuilder &b, Location loc, ArrayRef<int64_t> lb,
                ArrayRef<int64_t> ub, const Storage &from, const Storage &to);
+
+  /// The loops of one apply over a box of its points: all of them, or a
+  /// part of an overlap with a halo exchange, which may be emitted later.
+  struct ApplyLoops {
+    StencilLowering &lowering;
+    mutable ApplyOp op; // a handle: its accessors are not const
+    unsigned rank;
+    /// Storage of the body's temp and field arguments; the others mapped.
+    DenseMap<Value, Storage> argStorage;
+    IRMapping mapping;
+    SmallVector<Storage> outputs;
+    /// Results also stored into a field, on that store's box.
+    SmallVector<std::pair<Storage, BoundsAttr>> alsoOutputs;
+    SmallVector<int64_t> unroll, lb, ub;
+    unsigned factor;
+
+    LogicalResult emit(OpBuilder &b, ArrayRef<int64_t> boxLb,
+                       ArrayRef<int64_t> boxUb) const;
+
+  private:
+    Value read(OpBuilder &b, Operation *access, ValueRange point) const;
+    void write(OpBuilder &b, Location loc, unsigned result,
+               ArrayRef<int64_t> offset, Value value, ValueRange point) const;
+  };
 
   LogicalResult lowerCast(CastOp op);
   LogicalResult lowerLoad(LoadOp op);
@@ -352,7 +378,6 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
   if (!bounds)
     return op.emitOpError("has unknown bounds; run --stencil-shape-inference "
                           "first");
-  Location loc = op.getLoc();
   unsigned rank = op.getRank();
   ArrayRef<int64_t> lb = bounds.getLb(), ub = bounds.getUb();
   OpBuilder b(op);
@@ -424,132 +449,141 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
     unroll.assign(u.getIndices().begin(), u.getIndices().end());
   unsigned factor = ret.getUnrollFactor();
 
-  // The loops over a box of the apply's points (all of them, or the parts
-  // of an overlap with a halo exchange, which may run later).
-  auto emitLoops = [this, op, rank, argStorage, mapping, outputs, alsoOutputs,
-                    unroll, factor, lb = SmallVector<int64_t>(lb),
-                    ub = SmallVector<int64_t>(ub)](
-                       OpBuilder &b, ArrayRef<int64_t> boxLb,
-                       ArrayRef<int64_t> boxUb) mutable -> LogicalResult {
-    Location loc = op.getLoc();
-    IRMapping bodyMapping = mapping;
-    LogicalResult status = success();
-    buildLoops(
-        b, loc, boxLb, boxUb, unroll,
-        [&](OpBuilder &nb, Location l, ValueRange point) {
-          // The body, with accesses turned into loads of the operands' storage.
-          FailureOr<SmallVector<Value>> returned = cloneApplyBody(
-              nb, op, bodyMapping, [&](OpBuilder &ob, Operation *o) -> Value {
-                Location ol = o->getLoc();
-                if (auto access = dyn_cast<AccessOp>(o)) {
-                  const Storage &s =
-                      argStorage.find(cast<BlockArgument>(access.getTemp()))
-                          ->second;
-                  SmallVector<int64_t> off = access.getApplyOffset(rank);
-                  SmallVector<int64_t> dims = access.getOperandDims(rank);
-                  SmallVector<Value> idx(s.origin.size());
-                  for (unsigned d = 0; d < rank; ++d)
-                    if (dims[d] >= 0)
-                      idx[dims[d]] = addConst(ob, ol, point[d],
-                                              off[d] - s.origin[dims[d]]);
-                  return memref::LoadOp::create(ob, ol, s.memref, idx);
-                }
-                if (auto dyn = dyn_cast<DynAccessOp>(o)) {
-                  const Storage &s =
-                      argStorage.find(cast<BlockArgument>(dyn.getTemp()))
-                          ->second;
-                  SmallVector<Value> idx;
-                  for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
-                    idx.push_back(addConst(ob, ol, v, -s.origin[d]));
-                  return memref::LoadOp::create(ob, ol, s.memref, idx);
-                }
-                auto index = cast<IndexOp>(o);
-                int64_t d = index.getDimValue();
-                return addConst(ob, ol, point[d], index.getOffset()[d]);
-              });
-          if (failed(returned)) {
-            status = failure();
-            return;
-          }
-          // Result r of unrolled point p is return operand r * factor + p; the
-          // points of the unroll box are numbered in row-major order.
-          for (auto [i, value] : llvm::enumerate(*returned)) {
-            unsigned r = i / factor, p = i % factor;
-            if (!value)
-              continue;
-            SmallVector<int64_t> off(rank);
-            for (int d = rank - 1; d >= 0; --d) {
-              off[d] = p % unroll[d];
-              p /= unroll[d];
-            }
-            // When the extent is not a multiple of the unroll factor, the last
-            // block of points sticks out: its points beyond ub are not stored
-            // (shape inference gave the operands the points the body reads).
-            Value inBounds;
-            for (unsigned d = 0; d < rank; ++d) {
-              if (off[d] == 0 || (ub[d] - lb[d]) % unroll[d] == 0)
-                continue;
-              Value inside = arith::CmpIOp::create(
-                  nb, l, arith::CmpIPredicate::slt,
-                  addConst(nb, l, point[d], off[d]), constant(nb, l, ub[d]));
-              inBounds = inBounds
-                             ? arith::AndIOp::create(nb, l, inBounds, inside)
-                             : inside;
-            }
-            OpBuilder::InsertionGuard guard(nb);
-            if (inBounds)
-              nb.setInsertionPointToStart(
-                  &scf::IfOp::create(nb, l, inBounds).getThenRegion().front());
-            // Marked as an update of the computation (the emulation's profile
-            // counts them).
-            auto &[field, box] = alsoOutputs[r];
-            bool onlyField = box && op.getResult(r).hasOneUse();
-            if (!onlyField) {
-              memref::StoreOp::create(nb, l, value, outputs[r].memref,
-                                      indicesOf(nb, l, point, off, outputs[r]))
-                  ->setAttr("stencil.update", nb.getUnitAttr());
-              if (!box)
-                continue;
-            }
-            Value inBox;
-            for (unsigned d = 0; d < rank; ++d) {
-              auto bound = [&](arith::CmpIPredicate pred, int64_t value) {
-                Value cmp = arith::CmpIOp::create(
-                    nb, l, pred, addConst(nb, l, point[d], off[d]),
-                    constant(nb, l, value));
-                inBox = inBox ? arith::AndIOp::create(nb, l, inBox, cmp) : cmp;
-              };
-              if (box.getLb()[d] > lb[d])
-                bound(arith::CmpIPredicate::sge, box.getLb()[d]);
-              if (box.getUb()[d] < ub[d])
-                bound(arith::CmpIPredicate::slt, box.getUb()[d]);
-            }
-            if (inBox)
-              nb.setInsertionPointToStart(
-                  &scf::IfOp::create(nb, l, inBox).getThenRegion().front());
-            Operation *store =
-                memref::StoreOp::create(nb, l, value, field.memref,
-                                        indicesOf(nb, l, point, off, field));
-            if (onlyField)
-              store->setAttr("stencil.update", nb.getUnitAttr());
-          }
-        });
-    return status;
-  };
-
+  auto loops = std::make_shared<ApplyLoops>(
+      ApplyLoops{*this, op, rank, std::move(argStorage), mapping,
+                 std::move(outputs), std::move(alsoOutputs), std::move(unroll),
+                 SmallVector<int64_t>(lb), SmallVector<int64_t>(ub), factor});
   if (!overlap || !overlap->interior.contains(op))
-    return emitLoops(b, lb, ub);
+    return loops->emit(b, lb, ub);
   // Overlapped with a halo exchange: the interior now, the rest after the
   // wait.
   const Box &interior = overlap->interior.find(op)->second;
-  if (!interior.empty() && failed(emitLoops(b, interior.lb, interior.ub)))
+  if (!interior.empty() && failed(loops->emit(b, interior.lb, interior.ub)))
     return failure();
   Box whole{SmallVector<int64_t>(lb), SmallVector<int64_t>(ub)};
   for (const Box &slab : boxMinus(whole, interior))
-    overlap->deferred.push_back([emitLoops, slab](OpBuilder &later) mutable {
-      return emitLoops(later, slab.lb, slab.ub);
+    overlap->deferred.push_back([loops, slab](OpBuilder &later) {
+      return loops->emit(later, slab.lb, slab.ub);
     });
   return success();
+}
+
+LogicalResult StencilLowering::ApplyLoops::emit(OpBuilder &b,
+                                                ArrayRef<int64_t> boxLb,
+                                                ArrayRef<int64_t> boxUb) const {
+  IRMapping bodyMapping = mapping;
+  LogicalResult status = success();
+  lowering.buildLoops(b, op.getLoc(), boxLb, boxUb, unroll,
+                      [&](OpBuilder &nb, Location l, ValueRange point) {
+                        // The body, with accesses turned into loads of the
+                        // operands' storage.
+                        FailureOr<SmallVector<Value>> returned =
+                            cloneApplyBody(nb, op, bodyMapping,
+                                           [&](OpBuilder &ob, Operation *o) {
+                                             return read(ob, o, point);
+                                           });
+                        if (failed(returned)) {
+                          status = failure();
+                          return;
+                        }
+                        // Result r of unrolled point p is return operand r *
+                        // factor + p; the points of the unroll box are numbered
+                        // in row-major order.
+                        for (auto [i, value] : llvm::enumerate(*returned)) {
+                          unsigned r = i / factor, p = i % factor;
+                          if (!value)
+                            continue;
+                          SmallVector<int64_t> off(rank);
+                          for (int d = rank - 1; d >= 0; --d) {
+                            off[d] = p % unroll[d];
+                            p /= unroll[d];
+                          }
+                          write(nb, l, r, off, value, point);
+                        }
+                      });
+  return status;
+}
+
+Value StencilLowering::ApplyLoops::read(OpBuilder &b, Operation *o,
+                                        ValueRange point) const {
+  Location loc = o->getLoc();
+  if (auto access = dyn_cast<AccessOp>(o)) {
+    const Storage &s =
+        argStorage.find(cast<BlockArgument>(access.getTemp()))->second;
+    SmallVector<int64_t> off = access.getApplyOffset(rank);
+    SmallVector<int64_t> dims = access.getOperandDims(rank);
+    SmallVector<Value> idx(s.origin.size());
+    for (unsigned d = 0; d < rank; ++d)
+      if (dims[d] >= 0)
+        idx[dims[d]] =
+            lowering.addConst(b, loc, point[d], off[d] - s.origin[dims[d]]);
+    return memref::LoadOp::create(b, loc, s.memref, idx);
+  }
+  if (auto dyn = dyn_cast<DynAccessOp>(o)) {
+    const Storage &s =
+        argStorage.find(cast<BlockArgument>(dyn.getTemp()))->second;
+    SmallVector<Value> idx;
+    for (auto [d, v] : llvm::enumerate(dyn.getOffset()))
+      idx.push_back(lowering.addConst(b, loc, v, -s.origin[d]));
+    return memref::LoadOp::create(b, loc, s.memref, idx);
+  }
+  auto index = cast<IndexOp>(o);
+  int64_t d = index.getDimValue();
+  return lowering.addConst(b, loc, point[d], index.getOffset()[d]);
+}
+
+void StencilLowering::ApplyLoops::write(OpBuilder &nb, Location l, unsigned r,
+                                        ArrayRef<int64_t> off, Value value,
+                                        ValueRange point) const {
+  // When the extent is not a multiple of the unroll factor, the last block
+  // of points sticks out: its points beyond ub are not stored (shape
+  // inference gave the operands the points the body reads).
+  Value inBounds;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (off[d] == 0 || (ub[d] - lb[d]) % unroll[d] == 0)
+      continue;
+    Value inside =
+        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                              lowering.addConst(nb, l, point[d], off[d]),
+                              lowering.constant(nb, l, ub[d]));
+    inBounds =
+        inBounds ? arith::AndIOp::create(nb, l, inBounds, inside) : inside;
+  }
+  OpBuilder::InsertionGuard guard(nb);
+  if (inBounds)
+    nb.setInsertionPointToStart(
+        &scf::IfOp::create(nb, l, inBounds).getThenRegion().front());
+  // Marked as an update of the computation (the emulation's profile counts
+  // them).
+  auto &[field, box] = alsoOutputs[r];
+  bool onlyField = box && op.getResult(r).hasOneUse();
+  if (!onlyField) {
+    memref::StoreOp::create(nb, l, value, outputs[r].memref,
+                            lowering.indicesOf(nb, l, point, off, outputs[r]))
+        ->setAttr("stencil.update", nb.getUnitAttr());
+    if (!box)
+      return;
+  }
+  Value inBox;
+  for (unsigned d = 0; d < rank; ++d) {
+    auto bound = [&](arith::CmpIPredicate pred, int64_t value) {
+      Value cmp = arith::CmpIOp::create(
+          nb, l, pred, lowering.addConst(nb, l, point[d], off[d]),
+          lowering.constant(nb, l, value));
+      inBox = inBox ? arith::AndIOp::create(nb, l, inBox, cmp) : cmp;
+    };
+    if (box.getLb()[d] > lb[d])
+      bound(arith::CmpIPredicate::sge, box.getLb()[d]);
+    if (box.getUb()[d] < ub[d])
+      bound(arith::CmpIPredicate::slt, box.getUb()[d]);
+  }
+  if (inBox)
+    nb.setInsertionPointToStart(
+        &scf::IfOp::create(nb, l, inBox).getThenRegion().front());
+  Operation *store = memref::StoreOp::create(
+      nb, l, value, field.memref, lowering.indicesOf(nb, l, point, off, field));
+  if (onlyField)
+    store->setAttr("stencil.update", nb.getUnitAttr());
 }
 
 LogicalResult StencilLowering::lowerStore(StoreOp op) {
