@@ -64,6 +64,25 @@ CASES = [
 ]
 
 
+# Variants of the single-process GPU run (--convert-to-gpu options), each
+# checked against the CPU too: which part of the GPU lowering a difference
+# comes from.
+GPU_VARIANTS = {"plain-loads": "read-only-loads=0", "upstream-addresses": "address-offsets=0",
+                "sync-loops": "async-loops=0", "index64": "index-bitwidth=64", "O0": "O=0"}
+
+
+STEPS, STEPS_DEVITO = 32, 16
+
+
+def devito_form(name):
+    """(family, order, shape) of a Devito form of CASES (FAMILY-oORDER, 2D),
+    else None."""
+    if "-o" not in name:
+        return None
+    family, order = name.rsplit("-o", 1)
+    return family, int(order), (1024, 1024) if family == "wave" else (512, 512)
+
+
 def program(name, workdir):
     """(path of the .mlir, C sources to link) of a program of CASES."""
     path = Path(workdir) / f"{name}.mlir"
@@ -77,18 +96,16 @@ def program(name, workdir):
         prog.extra_store = None  # one store domain per function
         prog.shape = (301, 277) if prog.rank == 2 else (67, 61, 53)
         text = prog.mlir()
-    elif "-o" in name:  # a Devito form, 2D, FAMILY-oORDER
-        family, order = name.rsplit("-o", 1)
-        order = int(order)
-        shape = (1024, 1024) if family == "wave" else (512, 512)
-        text = devito_forms.make(family, order, shape, 16).mlir()
+    elif devito_form(name):
+        family, order, shape = devito_form(name)
+        text = devito_forms.make(family, order, shape, STEPS_DEVITO).mlir()
         sources = [Path(workdir) / "timers.c"]
         sources[0].write_text(devito_forms.TIMERS_C)
     else:
         bench, dtype = name.split("-")
         shape = {"jacobi2d": (4096, 4096), "heat3d": (256, 256, 256),
                  "fdtd2d": (2048, 2048)}[bench]
-        text = benchmarks.BENCHMARKS[bench].mlir(shape=shape, steps=32, dtype=dtype)
+        text = benchmarks.BENCHMARKS[bench].mlir(shape=shape, steps=STEPS, dtype=dtype)
     path.write_text(text)
     return path, [str(s) for s in sources]
 
@@ -128,9 +145,14 @@ def prepare(out):
         # The reference runs there too: for any x86-64 with SSE4.2.
         cpu = compiler.compile_file(str(path), extra_sources=sources, cpu="x86-64-v2")
         serial = compiler.compile_file(str(path), target="cuda", extra_sources=sources)
+        variants = {v: keep(compiler.compile_file(str(path), target="cuda",
+                                                  extra_sources=sources, gpu_options=o),
+                            f"{name}-{v}")
+                    for v, o in GPU_VARIANTS.items()}
         plan["programs"][name] = {"func": next(iter(cpu.signatures)),
                                   "cpu": keep(cpu, f"{name}-cpu"), "serial": keep(serial, name),
-                                  "steps": 16 if "-o" in name else 32}
+                                  "variants": variants, "form": devito_form(name),
+                                  "steps": STEPS_DEVITO if devito_form(name) else STEPS}
         print(f"prepared {name}", flush=True)
     for i, (name, grid, depth, passes, overlap) in enumerate(CASES):
         path, sources = program(name, work)
@@ -182,11 +204,30 @@ def timed_calls(lib, func, values, is_field, extra=(), runs=3, barrier=lambda: N
         barrier()
         times.append(time.perf_counter() - start)
         result = [cupy.asnumpy(f) if cupy else f for f in fields]
-    return float(np.median(times[1:])), result, cupy is not None
+    return float(np.median(times[1:] or times)), result, cupy is not None
 
 
 def same(got, want):
-    return all(np.array_equal(g.view(np.uint8), w.view(np.uint8)) for g, w in zip(got, want))
+    """Bit for bit, except that any NaN equals any NaN (x86 and the GPU
+    write different NaN bit patterns)."""
+    return all(np.array_equal(g, w, equal_nan=True) and
+               np.array_equal(np.where(np.isnan(g), 0, g).view(np.uint8),
+                              np.where(np.isnan(w), 0, w).view(np.uint8))
+               for g, w in zip(got, want))
+
+
+def differences(got, want):
+    """Per differing field: how many elements differ, the first of them and
+    both values, the largest difference."""
+    report = {}
+    for i, (g, w) in enumerate(zip(got, want)):
+        bad = ~((g == w) | (np.isnan(g) & np.isnan(w)))
+        if bad.any():
+            first = tuple(int(v) for v in np.argwhere(bad)[0])
+            report[f"arg{i}"] = {"count": int(bad.sum()), "first": first,
+                                 "got": float(g[first]), "want": float(w[first]),
+                                 "max": float(np.nanmax(np.abs(g - w)))}
+    return report
 
 
 def worker(root, kind, index, runs):
@@ -200,6 +241,11 @@ def worker(root, kind, index, runs):
         cpu = StencilLibrary(load(root, entry["cpu"]))
         sig = cpu.signature(entry["func"])
         values = inputs_of(sig)
+        if entry["form"]:  # a Devito form's own fields (no overflow), then its timers
+            family, order, shape = entry["form"]
+            form = devito_forms.make(family, order, tuple(shape), STEPS_DEVITO)
+            fields = form.arguments(form.make_inputs(0))
+            values = fields + values[len(fields):]
         data = root / "data"
         data.mkdir(exist_ok=True)
         np.savez(data / f"{name}-in.npz", *values)
@@ -212,8 +258,15 @@ def worker(root, kind, index, runs):
         np.savez(data / f"{name}-want.npz", *want)
         lib = StencilLibrary(load(root, entry["serial"]))
         seconds, got, cupy = timed_calls(lib, entry["func"], values, is_field, runs=runs)
-        print(json.dumps({"same_cpu": same(got, want), "seconds": seconds, "cupy": cupy,
-                          "cpu_seconds": cpu_seconds}))
+        result = {"same_cpu": same(got, want), "seconds": seconds, "cupy": cupy,
+                  "cpu_seconds": cpu_seconds}
+        if not result["same_cpu"]:
+            result["differences"] = differences(got, want)
+            for variant, pickled in entry.get("variants", {}).items():
+                lib = StencilLibrary(load(root, pickled))
+                _, got, _ = timed_calls(lib, entry["func"], values, is_field, runs=0)
+                result[variant] = same(got, want) or differences(got, want)
+        print(json.dumps(result))
         return
     from mpi4py import MPI
     comm = MPI.COMM_WORLD
