@@ -11,7 +11,8 @@
         grid): the same initial fields for the same --seed, gathered back
         (docs/distributed.md). With --halo-depth H and --hex-tile or
         --split-tile, the H steps between exchanges are time-tiled inside
-        each rank. With --gpu every rank runs its block on a GPU (its
+        each rank; --halo-depth auto takes H from a model of message
+        latency against redundant work. With --gpu every rank runs its block on a GPU (its
         node-local rank modulo the devices, or $STENCIL_CUDA_DEVICE), the
         halos staged through host memory, or handed to MPI in device
         memory with --cuda-aware-mpi.
@@ -233,13 +234,14 @@ def _run_distributed(args):
             raise CompileError(f"--distribute {grid} needs {ranks} ranks, not --mpi {args.mpi}")
         tmp = tempfile.mkdtemp(prefix="stencil-mpi-")
         compiled = _compile_run(args, distribute=grid)
+        _print_halo_depth(args, compiled)
         pickled = os.path.join(tmp, "compiled.pickle")
         with open(pickled, "wb") as f:
             pickle.dump(compiled, f)
         argv = ["-m", "stencil", "run", args.file, "--compiled", pickled,
                 "--seed", str(args.seed)]
         argv += ["--func", args.func] if args.func else []
-        argv += ["--halo-depth", str(args.halo_depth)]
+        argv += ["--halo-depth", str(compiled.halo_depth)]
         argv += ["--save", args.save] if args.save else []
         env = dict(os.environ)
         if args.cuda_aware_mpi:
@@ -307,6 +309,24 @@ def cmd_check(args):
                                  **_target_options(args))
 
 
+def _halo_depth(text):
+    if text == "auto":
+        return text
+    try:
+        depth = int(text)
+    except ValueError:
+        depth = 0
+    if depth < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of steps >= 1 or auto")
+    return depth
+
+
+def _print_halo_depth(args, compiled):
+    if args.halo_depth == "auto" and compiled.halo_depth:
+        print(f"halo depth {compiled.halo_depth}: the model's choice "
+              f"(stencil.distributed.choose_depth)")
+
+
 def cmd_compile(args):
     with tempfile.TemporaryDirectory() as tmp:
         compiled = compile_file(args.file, openmp=args.openmp, workdir=tmp,
@@ -315,6 +335,7 @@ def cmd_compile(args):
                                 overlap=not args.no_overlap,
                                 **_target_options(args))
         shutil.copy(compiled.library, args.output)
+    _print_halo_depth(args, compiled)
     for sig in compiled.signatures.values():
         print(f"_mlir_ciface_{sig.name}: {sig.args}")
         dec = sig.decomposition
@@ -434,9 +455,10 @@ def main(argv=None):
     p.add_argument("--distribute", metavar="GRID",
                    help="ranks per decomposed dimension, as 2x2, or auto (a balanced "
                         "grid of the --mpi ranks); without --mpi, run under mpirun")
-    p.add_argument("--halo-depth", type=int, default=1, metavar="H",
+    p.add_argument("--halo-depth", type=_halo_depth, default=1, metavar="H",
                    help="with --mpi/--distribute: exchange halos deep enough for H steps "
-                        "every H steps (the overlap computed redundantly)")
+                        "every H steps (the overlap computed redundantly); auto: H from "
+                        "a model of message latency against redundant work")
     p.add_argument("--no-overlap", action="store_true",
                    help="with --mpi/--distribute: complete each halo exchange before the "
                         "step computes (default: compute the interior while it is in flight)")
@@ -459,8 +481,9 @@ def main(argv=None):
     p.add_argument("--openmp", action="store_true")
     p.add_argument("--distribute", metavar="GRID",
                    help="decompose over a grid of MPI ranks, as 2x2 (docs/distributed.md)")
-    p.add_argument("--halo-depth", type=int, default=1, metavar="H",
-                   help="with --distribute: exchange halos every H steps")
+    p.add_argument("--halo-depth", type=_halo_depth, default=1, metavar="H",
+                   help="with --distribute: exchange halos every H steps (auto: the "
+                        "model's choice)")
     p.add_argument("--no-overlap", action="store_true",
                    help="with --distribute: complete each halo exchange before the step "
                         "computes")

@@ -270,6 +270,8 @@ class CompiledModule:
     race_check: bool = False
     profile: bool = False
     emulation_runtime: str = None
+    # A distributed program: the steps per halo exchange it was compiled for.
+    halo_depth: int = None
 
 
 def default_cpu():
@@ -342,7 +344,10 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     `distribute="2x2"` decomposes the program over that grid of MPI ranks
     (--stencil-distribute, before `extra_passes`); the library links
     libStencilMpi.so and is called through stencil.distributed.
-    `halo_depth=h` exchanges halos deep enough for h steps every h steps.
+    `halo_depth=h` exchanges halos deep enough for h steps every h steps;
+    `halo_depth="auto"` takes the h of stencil.distributed.choose_depth (a
+    model of message latency against redundant work, with its default
+    network; the result's `halo_depth` says which)
     `overlap=False` completes each exchange before the step computes
     (by default the points that need no received halo are computed while
     the messages are in flight). With halo_depth > 1 and a time tiling
@@ -350,6 +355,9 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     exchanges are tiled inside each rank (block-loops=true).
     """
     _check_target(target, emulate_gpu, openmp, gpu_options)
+    if distribute and halo_depth == "auto":
+        from .distributed import choose_depth
+        halo_depth = choose_depth(path, distribute)[0]
     if distribute:
         options = f"grid={distribute}" + (f" depth={halo_depth}" if halo_depth != 1 else "")
         options += "" if overlap else " overlap=false"
@@ -359,14 +367,18 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
         extra_passes = (f"stencil-distribute={options}", *extra_passes)
     _emulation_checks(emulate_gpu, checks)
     if target == "cpu" and not emulate_gpu:
-        return compile_loops(lower_file(path, extra_passes), Path(path).stem, openmp=openmp,
-                             workdir=workdir, extra_sources=extra_sources, cpu=cpu)
-    instrumented = checks.get("race_check") or checks.get("profile")
-    return compile_module(prepare_file(path, extra_passes, debuginfo=instrumented),
-                          Path(path).stem, openmp=openmp,
-                          workdir=workdir, extra_sources=extra_sources, cpu=cpu,
-                          target=target, emulate_gpu=emulate_gpu, gpu_options=gpu_options,
-                          **checks)
+        compiled = compile_loops(lower_file(path, extra_passes), Path(path).stem,
+                                 openmp=openmp, workdir=workdir,
+                                 extra_sources=extra_sources, cpu=cpu)
+    else:
+        instrumented = checks.get("race_check") or checks.get("profile")
+        compiled = compile_module(prepare_file(path, extra_passes, debuginfo=instrumented),
+                                  Path(path).stem, openmp=openmp,
+                                  workdir=workdir, extra_sources=extra_sources, cpu=cpu,
+                                  target=target, emulate_gpu=emulate_gpu,
+                                  gpu_options=gpu_options, **checks)
+    compiled.halo_depth = halo_depth if distribute else None
+    return compiled
 
 
 def prepare_file(path, extra_passes=(), debuginfo=False):

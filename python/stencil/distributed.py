@@ -197,6 +197,72 @@ def dims_create(ranks, ndims):
     return tuple(sorted(dims, reverse=True))
 
 
+# Defaults of the halo-depth model: a 100 Gb/s InfiniBand-class network
+# (the inputs of bench/mpi_bench.py's model) and a memory-bound stencil
+# step on one core.
+LATENCY, BANDWIDTH, POINT_SECONDS, MAX_DEPTH = 1.5e-6, 12.5e9, 1e-9, 8
+
+
+def depth_model(dec, fields, element_bytes, diagonal=False, latency=LATENCY,
+                bandwidth=BANDWIDTH, point_seconds=POINT_SECONDS, max_depth=MAX_DEPTH):
+    """Modeled seconds per step of an interior rank (a model: nothing is
+    measured) for each halo depth h from 1 to `max_depth` that the blocks
+    allow, {h: seconds}: the points a step computes, the redundant ones of
+    a block of h steps included, times `point_seconds`, plus one exchange
+    every h steps of `fields` fields: a message per neighbour (faces only
+    for h = 1 unless the stencils reach `diagonal`ly, edges and corners
+    beyond, as h steps do) times `latency`, their bytes over `bandwidth`.
+    `dec` is the
+    decomposition of the program distributed with h = 1: its halo is the
+    reach of one step."""
+    cut = [d for d, p in enumerate(dec.grid) if p > 1]
+    block = [hi - lo for lo, hi in dec.block(0)]
+    rest = int(np.prod([u - l for l, u in zip(dec.core_lb[len(dec.grid):],
+                                              dec.core_ub[len(dec.grid):])]))
+    points = int(np.prod(block)) * rest
+    model = {}
+    for h in range(1, max_depth + 1):
+        if any(h * dec.halo[d] > block[d] for d in cut):
+            break
+        # Step j of a block computes its box widened by what the h - 1 - j
+        # steps after it read, on both sides (an interior rank).
+        widened = [int(np.prod([block[d] + (2 * (h - 1 - j) * dec.halo[d] if d in cut else 0)
+                                for d in range(len(block))])) * rest for j in range(h)]
+        compute = point_seconds * sum(widened) / h
+        messages = volume = 0
+        for direction in np.ndindex(*(3,) * len(cut)):
+            offsets = [o - 1 for o in direction]
+            moved = [d for d, o in zip(cut, offsets) if o]
+            if not moved or (h == 1 and len(moved) > 1 and not diagonal):
+                continue
+            messages += fields
+            volume += fields * element_bytes * rest * int(np.prod(
+                [h * dec.halo[d] if d in moved else block[d] for d in range(len(block))]))
+        model[h] = compute + (messages * latency + volume / bandwidth) / h
+    return model
+
+
+def choose_depth(path, grid, extra_passes=(), **model_options):
+    """The halo depth that minimizes depth_model for the program in `path`
+    distributed over `grid`, and the model ({h: seconds}). Programs without
+    a time loop get 1."""
+    import re
+    from .compiler import prepare_file, signatures_of
+    text = prepare_file(path, (f"stencil-distribute=grid={grid}", *extra_passes))
+    copy = re.search(r"func\.func private @\w+_dmp_\w+\(.*?\n  }\n", text, re.S)
+    if not copy or "scf.for" not in copy.group(0):
+        return 1, {}
+    dec = next(s.decomposition for s in signatures_of(text).values() if s.decomposition)
+    fields = copy.group(0).count('"dmp.swap"')
+    # A swap lists faces only for star stencils (one per side of each cut
+    # dimension), edges and corners too for stencils reaching diagonally.
+    cut = sum(p > 1 for p in dec.grid)
+    diagonal = copy.group(0).count("#dmp.exchange<") > 2 * cut * fields
+    element_bytes = max((4 if f.dtype == "f32" else 8) for f in dec.fields if f)
+    model = depth_model(dec, fields, element_bytes, diagonal, **model_options)
+    return min(model, key=model.get), model
+
+
 def _comm(comm):
     from mpi4py import MPI
     return MPI.COMM_WORLD if comm is None else comm

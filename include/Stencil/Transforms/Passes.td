@@ -175,8 +175,9 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     nothing to exchange is removed.
 
     With `depth=h` (h > 1), every time loop with stores runs in blocks of
-    `h` steps (its body unrolled `h` times; the remaining steps after the
-    last full block exchange every step): one swap per written field at the
+    `h` steps (its body unrolled `h` times; the `r < h` steps after the last
+    full block one shorter block of `r` steps, a single one exchanging as
+    any step): one swap per written field at the
     start of a block, with a halo as deep as the block reads (edges and
     corners included, since steps compose diagonal reach), then `h` steps
     that store on the rank's block widened, towards neighbours only, by
