@@ -185,6 +185,18 @@ def main():
                 print(row + f"{msgs:>9.2f} {sent:>10.0f} {points:>11} {redundant:>9.0f} "
                       f"{seconds:>10.3e}  model (interior rank)")
         print(f"(single process without MPI: {t1 / args.steps:.3e} s/step)")
+        # What --halo-depth auto would take with this machine's seconds per
+        # point and the network above.
+        choices = []
+        for ranks in (2, 8, 64, 512):
+            dims = list(distributed.dims_create(ranks, min(rank, 3)))
+            while len(dims) > 1 and dims[-1] == 1:
+                dims.pop()
+            grid = "x".join(map(str, dims))
+            h, _ = distributed.choose_depth(str(path), grid, latency=args.latency,
+                                            bandwidth=args.bandwidth, point_seconds=per_point)
+            choices.append(f"{grid}: {h}")
+        print(f"(halo depth the model picks: {', '.join(choices)})")
 
 
 def interior_traffic(dec, path, depth, rolled=False):
