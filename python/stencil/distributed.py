@@ -212,14 +212,12 @@ def depth_model(dec, fields, element_bytes, diagonal=False, latency=LATENCY,
     every h steps of `fields` fields: a message per neighbour (faces only
     for h = 1 unless the stencils reach `diagonal`ly, edges and corners
     beyond, as h steps do) times `latency`, their bytes over `bandwidth`.
-    `dec` is the
-    decomposition of the program distributed with h = 1: its halo is the
-    reach of one step."""
+    `dec` is the decomposition of the program distributed with h = 1: its
+    halo is the reach of one step."""
     cut = [d for d, p in enumerate(dec.grid) if p > 1]
     block = [hi - lo for lo, hi in dec.block(0)]
     rest = int(np.prod([u - l for l, u in zip(dec.core_lb[len(dec.grid):],
                                               dec.core_ub[len(dec.grid):])]))
-    points = int(np.prod(block)) * rest
     model = {}
     for h in range(1, max_depth + 1):
         if any(h * dec.halo[d] > block[d] for d in cut):
