@@ -123,6 +123,12 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   stencil::addKernelCleanupPasses(pm);
+  // fpowi/ipowi (as Devito emits them): the software versions the CPU
+  // pipeline uses (the same bits; NVVM has no ipowi), made while the
+  // kernels are still gpu.launch bodies: outlining copies the functions
+  // they call into each kernel's module (math-to-funcs runs on a
+  // builtin.module only).
+  pm.addPass(createConvertMathToFuncs());
   // Constants and index computations move into the kernels instead of
   // becoming kernel arguments: ptxas then sees constant bounds and strides.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
@@ -131,9 +137,6 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   pm.addPass(stencil::createStencilKernelDynamicShared({options.chip}));
   pm.addNestedPass<gpu::GPUModuleOp>(
       stencil::createStencilGpuExactMath({options.contract}));
-  // fpowi/ipowi (as Devito emits them) have no NVVM lowering: software
-  // versions inside the kernel module.
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertMathToFuncs());
   if (!options.hostToLLVM) {
     pm.addPass(createCanonicalizerPass());
     return;
