@@ -289,10 +289,7 @@ def _run_distributed(args):
     if comm.rank == 0:
         grid = "x".join(map(str, dec.grid))
         where = f" on {comm.size} MPI ranks ({grid} grid)"
-        if lib.cuda:
-            name, (major, minor) = lib.cuda.device_info()
-            where += f", CUDA ({name}, sm_{major}{minor})"
-        _report(args, sig, values, where)
+        _report(args, sig, values, where + ("," + _where(args, lib) if lib.cuda else ""))
         messages, sent, exchanges = (max(t[i] for t in traffic) for i in range(3))
         print(f"  halo exchanges: {exchanges} per rank; at most {messages} messages and "
               f"{sent} bytes sent by one rank")
