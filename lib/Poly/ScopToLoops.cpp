@@ -11,6 +11,7 @@
 
 #include "Stencil/Poly/ScopToLoops.h"
 #include "Stencil/Poly/AstToLoops.h"
+#include "Stencil/Poly/HybridTiling.h"
 #include "Stencil/Poly/IslContext.h"
 #include "Stencil/Poly/ScopModel.h"
 #include "Stencil/Poly/SharedPromotion.h"
@@ -21,6 +22,8 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::stencil::poly;
@@ -82,6 +85,114 @@ Value selectBuffer(OpBuilder &b, Location loc, ArrayRef<Value> memrefs,
     chosen = arith::SelectOp::create(b, loc, is, memrefs[i], chosen);
   }
   return chosen;
+}
+
+/// The statements of `domain` ordered by their place in a step (t' mod K of
+/// the canonical schedule), as filters; nothing when a statement has no
+/// single place or two share one.
+std::optional<isl::union_set_list>
+statementsInStepOrder(isl::union_set domain,
+                      const isl::union_pw_multi_aff &canonical, unsigned K,
+                      unsigned n) {
+  isl::ctx ctx = domain.ctx();
+  std::string p = "[t";
+  for (unsigned i = 0; i < n; ++i)
+    p += ", s" + std::to_string(i);
+  isl::union_map place =
+      isl::union_map::from(canonical).apply_range(isl::union_map(isl::map(
+          ctx, "{ " + p + "] -> [t mod " + std::to_string(K) + "] }")));
+  std::map<int64_t, isl::set> byPlace;
+  isl::set_list sets = domain.get_set_list();
+  for (int i = 0, e = sets.size(); i < e; ++i) {
+    isl::set set = sets.at(i);
+    isl::union_set image = isl::union_set(set).apply(place);
+    if (isl_union_set_n_set(image.get()) != 1)
+      return std::nullopt;
+    isl::set places = isl::manage(isl_set_from_union_set(image.release()));
+    if (!places.is_singleton())
+      return std::nullopt;
+    if (!byPlace.emplace(places.dim_max_val(0).get_num_si(), set).second)
+      return std::nullopt;
+  }
+  isl::union_set_list list(ctx, byPlace.size());
+  for (auto &[k, set] : byPlace)
+    list = list.add(isl::union_set(set));
+  return list;
+}
+
+/// A time-tiled tree (isTimeTiled) whose tiles run the K > 1 statements of
+/// a step in one atomic loop over the folded time t' (hybrid and split
+/// tiles alike: band t' -> band s'...), rewritten as
+///
+///   band [floor(t'/K)] (atomic) -> sequence(S_0, ..., S_{K-1}) -> s'...
+///
+/// with the statements in the order of t' mod K. Within a tile t' is the
+/// local time plus the tile's origin, so both run the instances in the same
+/// order; but isl generates each statement's point loops on its own instead
+/// of separating the pieces of all K statements' domains inside one band,
+/// which is most of the loop generation of programs with many statements
+/// per step (Devito's elastic forms). Unrolled steps (the GPU's) and trees
+/// of other shapes are returned unchanged.
+isl::schedule statementsInOwnLoops(isl::schedule schedule,
+                                   const ScopModel &model) {
+  unsigned n = model.numSpaceDims, K = model.statementsPerStep;
+  if (K < 2 || !isTimeTiled(schedule, n))
+    return schedule;
+  std::string error;
+  std::optional<isl::union_pw_multi_aff> canonical =
+      affineCanonical(model.canonical, n, error);
+  if (!canonical)
+    return schedule;
+  std::optional<isl::union_set_list> order =
+      statementsInStepOrder(model.domain, *canonical, K, n);
+  if (!order)
+    return schedule;
+  isl::ctx ctx = schedule.ctx();
+  std::string p = "[t";
+  for (unsigned i = 0; i < n; ++i)
+    p += ", s" + std::to_string(i);
+  isl::multi_union_pw_aff step =
+      isl::manage(isl_multi_union_pw_aff_from_union_pw_multi_aff(
+          isl::union_pw_multi_aff(isl::pw_multi_aff(isl::multi_aff(
+                                      ctx, "{ " + p + "] -> [floor(t/" +
+                                               std::to_string(K) + ")] }")))
+              .pullback(*canonical)
+              .release()));
+  isl::schedule_node sequence = schedule.root().child(0).child(0);
+  for (int c = 0, e = sequence.n_children(); c < e; ++c) {
+    isl::schedule_node_band time = sequence.child(c)
+                                       .child(0) // mark
+                                       .child(0) // tiles
+                                       .child(0) // t'
+                                       .as<isl::schedule_node_band>();
+    if (isl_schedule_node_band_member_get_ast_loop_type(time.get(), 0) !=
+        isl_ast_loop_atomic)
+      return schedule;
+    isl::schedule_node_band points =
+        time.child(0).as<isl::schedule_node_band>();
+    isl::multi_union_pw_aff pointSchedule = points.get_partial_schedule();
+    isl::schedule_node node = isl::manage(isl_schedule_node_delete(
+        isl::manage(isl_schedule_node_delete(points.release()))
+            .parent()
+            .release()));
+    node = node.insert_partial_schedule(step)
+               .as<isl::schedule_node_band>()
+               .member_set_ast_loop_atomic(0)
+               .child(0)
+               .insert_sequence(*order);
+    for (int k = 0, m = order->size(); k < m; ++k) {
+      isl::schedule_node_band band = node.child(k)
+                                         .child(0)
+                                         .insert_partial_schedule(pointSchedule)
+                                         .as<isl::schedule_node_band>();
+      for (unsigned i = 0; i < n; ++i)
+        band = band.member_set_coincident(i, 1);
+      node = band.parent().parent();
+    }
+    // Back up to the sequence of phases (colors).
+    sequence = node.parent().parent().parent().parent().parent();
+  }
+  return sequence.schedule();
 }
 
 } // namespace
@@ -471,8 +582,10 @@ LogicalResult mlir::stencil::poly::lowerScop(ScopOp scop,
     if (std::optional<uint64_t> maxBlocks = scop.getGpuMaxBlocks())
       gpu->maxBlocks = *maxBlocks;
   }
-  if (failed(generateLoops(b, loc, model->schedule, accesses, params, emit,
-                           error, gpu ? &*gpu : nullptr)))
+  isl::schedule schedule =
+      gpu ? model->schedule : statementsInOwnLoops(model->schedule, *model);
+  if (failed(generateLoops(b, loc, schedule, accesses, params, emit, error,
+                           gpu ? &*gpu : nullptr)))
     return scop.emitOpError("code generation failed: ") << error;
   for (auto [buffer, block] : tileAllocs) {
     OpBuilder db(scop->getContext());
