@@ -10,6 +10,8 @@ set -euo pipefail
 PACKAGES=(
   # toolchain
   cmake ninja-build g++ ccache git ca-certificates
+  # building isl with imath (scripts/build-isl.sh)
+  make curl xz-utils
   # MLIR/LLVM 22 (shared libMLIR.so/libLLVM.so, tablegen, lit, FileCheck)
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools libomp-22-dev
   # polyhedral library, unit tests

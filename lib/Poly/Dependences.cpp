@@ -10,6 +10,7 @@
 
 #include <array>
 #include <mutex>
+#include <regex>
 
 namespace mlir::stencil::poly {
 #define GEN_PASS_DEF_POLYPRINTDEPENDENCES
@@ -187,14 +188,27 @@ Dependences mlir::stencil::poly::computeDependences(const ScopModel &model) {
                     .set_schedule(schedule)
                     .compute_flow()
                     .may_dependence();
-  // Reads that an intermediate write kills have no anti dependence on
-  // later writes.
-  deps.anti = isl::union_access_info(m.writes)
-                  .set_may_source(m.reads)
-                  .set_kill(m.writes)
-                  .set_schedule(schedule)
+  // Anti dependences: each read to the first write of its location after
+  // it (a later write depends on that one through the output dependences).
+  // That is the last write before the read in the reversed order, a flow
+  // computation with must sources: cheaper than asking, for each write,
+  // which reads no intermediate write kills (the same pairs; elastic 3D at
+  // order 8: 0.38 -> 0.2 s).
+  std::string reversed;
+  for (unsigned d = 0; d <= model.numSpaceDims; ++d)
+    reversed += (d ? ", x" : "x") + std::to_string(d);
+  isl::union_map negate(
+      model.domain.ctx(),
+      "{ [" + reversed + "] -> [" +
+          std::regex_replace(reversed, std::regex("x"), "-x") + "] }");
+  isl::schedule backwards = canonicalSchedule(
+      model.domain, model.canonical.apply_range(negate), model.numSpaceDims);
+  deps.anti = isl::union_access_info(m.reads)
+                  .set_must_source(m.writes)
+                  .set_schedule(backwards)
                   .compute_flow()
-                  .may_dependence();
+                  .may_dependence()
+                  .reverse();
   deps.flow = deps.flow.coalesce();
   deps.anti = deps.anti.coalesce();
   deps.output = deps.output.coalesce();
