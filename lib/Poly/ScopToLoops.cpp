@@ -87,6 +87,14 @@ Value selectBuffer(OpBuilder &b, Location loc, ArrayRef<Value> memrefs,
   return chosen;
 }
 
+/// "[t, s0, ..., s{n-1}" (without the closing bracket): a point of P.
+std::string pointTupleOpen(unsigned n) {
+  std::string p = "[t";
+  for (unsigned i = 0; i < n; ++i)
+    p += ", s" + std::to_string(i);
+  return p;
+}
+
 /// The statements of `domain` ordered by their place in a step (t' mod K of
 /// the canonical schedule), as filters; nothing when a statement has no
 /// single place or two share one.
@@ -95,9 +103,7 @@ statementsInStepOrder(isl::union_set domain,
                       const isl::union_pw_multi_aff &canonical, unsigned K,
                       unsigned n) {
   isl::ctx ctx = domain.ctx();
-  std::string p = "[t";
-  for (unsigned i = 0; i < n; ++i)
-    p += ", s" + std::to_string(i);
+  std::string p = pointTupleOpen(n);
   isl::union_map place =
       isl::union_map::from(canonical).apply_range(isl::union_map(isl::map(
           ctx, "{ " + p + "] -> [t mod " + std::to_string(K) + "] }")));
@@ -148,9 +154,7 @@ isl::schedule statementsInOwnLoops(isl::schedule schedule,
   if (!order)
     return schedule;
   isl::ctx ctx = schedule.ctx();
-  std::string p = "[t";
-  for (unsigned i = 0; i < n; ++i)
-    p += ", s" + std::to_string(i);
+  std::string p = pointTupleOpen(n);
   isl::multi_union_pw_aff step =
       isl::manage(isl_multi_union_pw_aff_from_union_pw_multi_aff(
           isl::union_pw_multi_aff(isl::pw_multi_aff(isl::multi_aff(
