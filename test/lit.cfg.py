@@ -28,6 +28,10 @@ config.substitutions.append(("%python", "/usr/bin/python3"))
 config.environment["PYTHONPATH"] = os.path.join(config.stencil_src_root, "python")
 config.environment["STENCIL_BUILD_DIR"] = config.stencil_obj_root
 
+# isl built with IMath by scripts/build-isl.sh (else the system's libisl).
+if config.stencil_isl_prefix:
+    config.available_features.add("isl-imath")
+
 # xDSL is an optional test peer: tests that cross-check with it need `xdsl-opt`.
 if shutil.which("xdsl-opt"):
     config.available_features.add("xdsl")
