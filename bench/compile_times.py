@@ -12,7 +12,8 @@ for every example and every Devito-form program of the suite
 
 The median of `--runs` runs per cell, one process at a time. Cells over the
 issue's targets (1 s for the examples, 2 s for the Devito forms) are marked
-with `*`. `--timing NAME` prints the slowest passes (`--mlir-timing`) of one
+with `*`. A last column names the two slowest passes of the first column
+(`--mlir-timing`, one more run). `--timing NAME` prints the slowest passes (`--mlir-timing`) of one
 program for each column instead.
 
     /usr/bin/python3 bench/compile_times.py [NAME ...] [--runs 3]
@@ -122,14 +123,17 @@ def main():
             path, target = known[name]
             table[name] = {c: seconds(path, COLUMNS[c], args.runs) for c in columns}
             table[name]["target"] = target
+            table[name]["slowest"] = [{"pass": p, "seconds": t}
+                                      for t, p in slowest_passes(path, COLUMNS[columns[0]], 2)]
             if not args.json:
                 print(f"  {name}: " + " ".join(f"{c} {table[name][c]:.2f}" for c in columns),
                       file=sys.stderr, flush=True)
     if args.json:
         print(json.dumps(table, indent=1))
         return 0
-    print("| program | " + " | ".join(f"`{' '.join(COLUMNS[c])}`" for c in columns) + " |")
-    print("|---|" + "---|" * len(columns))
+    print("| program | " + " | ".join(f"`{' '.join(COLUMNS[c])}`" for c in columns) +
+          f" | slowest passes ({columns[0]}) |")
+    print("|---|" + "---:|" * len(columns) + "---|")
     over = 0
     for name, row in table.items():
         cells = []
@@ -137,7 +141,8 @@ def main():
             late = c != "gpu" and row[c] > row["target"]
             over += late
             cells.append(f"{row[c]:.2f}{'*' if late else ''}")
-        print(f"| {name} | " + " | ".join(cells) + " |")
+        slowest = ", ".join(f"{s['pass']} {s['seconds']:.2f}" for s in row["slowest"])
+        print(f"| {name} | " + " | ".join(cells) + f" | {slowest} |")
     print(f"\n{over} CPU-path cells over their target "
           f"({TARGET_EXAMPLE:g} s for an example, {TARGET_FORM:g} s for a Devito form); "
           f"median of {args.runs} run(s)")
