@@ -87,31 +87,18 @@ Value selectBuffer(OpBuilder &b, Location loc, ArrayRef<Value> memrefs,
   return chosen;
 }
 
-/// "[t, s0, ..., s{n-1}" (without the closing bracket): a point of P.
-std::string pointTupleOpen(unsigned n) {
-  std::string p = "[t";
-  for (unsigned i = 0; i < n; ++i)
-    p += ", s" + std::to_string(i);
-  return p;
-}
-
-/// The statements of `domain` ordered by their place in a step (t' mod K of
-/// the canonical schedule), as filters; nothing when a statement has no
-/// single place or two share one.
+/// The statements of `domain` ordered by their place in a step (`place`:
+/// t' mod K of the canonical schedule), as filters; nothing when a
+/// statement has no single place or two share one.
 std::optional<isl::union_set_list>
-statementsInStepOrder(isl::union_set domain,
-                      const isl::union_pw_multi_aff &canonical, unsigned K,
-                      unsigned n) {
-  isl::ctx ctx = domain.ctx();
-  std::string p = pointTupleOpen(n);
-  isl::union_map place =
-      isl::union_map::from(canonical).apply_range(isl::union_map(isl::map(
-          ctx, "{ " + p + "] -> [t mod " + std::to_string(K) + "] }")));
+statementsInStepOrder(isl::union_set domain, isl::union_pw_aff place) {
+  isl::union_map placeOf =
+      isl::manage(isl_union_map_from_union_pw_aff(place.release()));
   std::map<int64_t, isl::set> byPlace;
   isl::set_list sets = domain.get_set_list();
   for (int i = 0, e = sets.size(); i < e; ++i) {
     isl::set set = sets.at(i);
-    isl::union_set image = isl::union_set(set).apply(place);
+    isl::union_set image = isl::union_set(set).apply(placeOf);
     if (isl_union_set_n_set(image.get()) != 1)
       return std::nullopt;
     isl::set places = isl::manage(isl_set_from_union_set(image.release()));
@@ -120,7 +107,7 @@ statementsInStepOrder(isl::union_set domain,
     if (!byPlace.emplace(places.dim_max_val(0).get_num_si(), set).second)
       return std::nullopt;
   }
-  isl::union_set_list list(ctx, byPlace.size());
+  isl::union_set_list list(domain.ctx(), byPlace.size());
   for (auto &[k, set] : byPlace)
     list = list.add(isl::union_set(set));
   return list;
@@ -149,19 +136,19 @@ isl::schedule statementsInOwnLoops(isl::schedule schedule,
       affineCanonical(model.canonical, n, error);
   if (!canonical)
     return schedule;
-  std::optional<isl::union_set_list> order =
-      statementsInStepOrder(model.domain, *canonical, K, n);
+  // t' of the canonical schedule, its place in a step and the step.
+  isl::union_pw_aff folded =
+      isl::manage(
+          isl_multi_union_pw_aff_from_union_pw_multi_aff(canonical->release()))
+          .get_at(0);
+  isl::val k(schedule.ctx(), K);
+  std::optional<isl::union_set_list> order = statementsInStepOrder(
+      model.domain,
+      isl::manage(isl_union_pw_aff_mod_val(folded.copy(), k.copy())));
   if (!order)
     return schedule;
-  isl::ctx ctx = schedule.ctx();
-  std::string p = pointTupleOpen(n);
-  isl::multi_union_pw_aff step =
-      isl::manage(isl_multi_union_pw_aff_from_union_pw_multi_aff(
-          isl::union_pw_multi_aff(isl::pw_multi_aff(isl::multi_aff(
-                                      ctx, "{ " + p + "] -> [floor(t/" +
-                                               std::to_string(K) + ")] }")))
-              .pullback(*canonical)
-              .release()));
+  isl::multi_union_pw_aff step(isl::manage(isl_union_pw_aff_floor(
+      isl_union_pw_aff_scale_down_val(folded.release(), k.release()))));
   isl::schedule_node sequence = schedule.root().child(0).child(0);
   for (int c = 0, e = sequence.n_children(); c < e; ++c) {
     isl::schedule_node_band time = sequence.child(c)
