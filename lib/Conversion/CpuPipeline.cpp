@@ -26,6 +26,7 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
     mapping.tileGrid = options.tileGrid;
     mapping.alignLoads = options.alignLoads;
     mapping.unroll = options.unroll;
+    mapping.unrollBudget = options.unrollBudget;
     pm.addPass(poly::createPolyToGpu(mapping));
   }
   ConvertStencilToLoopsOptions loops;

@@ -110,6 +110,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   mapping.tileGrid = options.tileGrid;
   mapping.alignLoads = options.alignLoads;
   mapping.unroll = options.unroll;
+  mapping.unrollBudget = options.unrollBudget;
   pm.addPass(poly::createPolyToGpu(mapping));
   ConvertStencilToLoopsOptions loops;
   loops.parallelAllDims = true;

@@ -45,7 +45,8 @@ GPU (docs/gpu-runtime.md); every command takes:
                     "format=isa", "block-sizes=64,4", "threads=32,4", "fma=1"
                     (with --emulate-gpu: only block-sizes, threads,
                     promote, shared-budget, thread-points, unroll,
-                    inter-tile-reuse, align-loads, tile-grid and chip).
+                    unroll-budget, inter-tile-reuse, align-loads, tile-grid
+                    and chip).
   --emulate-gpu     compile through the same GPU mapping but run the kernels
                     on the CPU (--stencil-cpu-pipeline=emulate-gpu=true); with
                     --openmp the blocks run in parallel. Its results equal the
@@ -421,7 +422,8 @@ def main(argv=None):
     common.add_argument("--gpu-options", metavar="OPTIONS", default="",
                         help="options of stencil-opt --convert-to-gpu, e.g. \"chip=sm_80 "
                              "block-sizes=64,4\" (with --emulate-gpu: block-sizes, threads, "
-                             "promote, shared-budget, thread-points, unroll, inter-tile-reuse, "
+                             "promote, shared-budget, thread-points, unroll, unroll-budget, "
+                             "inter-tile-reuse, "
                              "align-loads, tile-grid and chip only)")
     common.add_argument("--emulate-gpu", action="store_true",
                         help="compile through the GPU mapping and run the kernels on the "

@@ -283,8 +283,8 @@ TARGETS = ("cpu", "cuda")
 # The options of --convert-to-gpu that the CPU emulation also takes (the
 # same mapping); the others only concern the real GPU code.
 EMULATION_OPTIONS = ("block-sizes", "threads", "promote", "shared-budget", "chip",
-                     "thread-points", "unroll", "inter-tile-reuse", "align-loads",
-                     "tile-grid")
+                     "thread-points", "unroll", "unroll-budget", "inter-tile-reuse",
+                     "align-loads", "tile-grid")
 
 
 def _split_options(options):

@@ -187,3 +187,21 @@ assert not re.search(r"\bfma\.", ptx) and re.search(r"\bmul\.rn\.f64", ptx)
 ptx = "\n".join(ptx_of(lower(jacobi1d, "--convert-to-gpu=format=isa fma=true")))
 assert re.search(r"\bfma\.rn\.f64", ptx), "fma=true did not contract"
 print("ok fma=true contracts multiply-adds")
+
+# 7. unroll-budget: a Devito elastic 3D step (9 statements, 240 operations,
+# 6 points per thread at the suite's size) is past the default budget and
+# keeps its point loops: no spills; unrolled in full it spills (so the
+# budget is what keeps the registers).
+from stencil import devito_forms  # noqa: E402
+
+family, order, shape, steps = next(f for f in devito_forms.SUITE if f[:2] == ("elastic3d", 2))
+elastic = tmp / "elastic3d-o2.mlir"
+elastic.write_text(devito_forms.make(family, order, shape, steps).mlir())
+for i, ptx in enumerate(ptx_of(lower(elastic, "--hex-tile", "--convert-to-gpu=format=isa"))):
+    check_resources(ptx, f"elastic3d-o2-{i}")
+    check_exact(ptx, f"elastic3d-o2-{i}")
+spilled = [re.findall(r"(\d+) bytes spill stores", ptxas_report(ptx, f"elastic3d-unrolled-{i}"))
+           for i, ptx in enumerate(ptx_of(lower(
+               elastic, "--hex-tile", "--convert-to-gpu=format=isa unroll-budget=100000")))]
+assert any(int(s) > 0 for kernel in spilled for s in kernel), spilled
+print("ok elastic3d-o2: point loops past the unroll budget, no spills (unrolled: spills)")

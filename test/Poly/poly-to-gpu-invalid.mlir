@@ -10,6 +10,7 @@
 // RUN: stencil-opt %t/nested-kernels.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8,8,8,8" 2>&1 | FileCheck %s --check-prefix=FOUR
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="max-blocks=0" 2>&1 | FileCheck %s --check-prefix=BLOCKS
+// RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="unroll-budget=-1" 2>&1 | FileCheck %s --check-prefix=UNROLL-BUDGET
 // RUN: stencil-opt %t/zero-threads.mlir -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/four-threads.mlir -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/too-many-threads.mlir -verify-diagnostics -o /dev/null
@@ -41,6 +42,7 @@
 // SHARED-OFFSET: error: 'poly.scop' op invalid gpu_shared: gpu_shared offset of @A0 must map into the array with one value per dimension
 // FOUR: error: poly-to-gpu: threads takes at most 3 sizes (x, y, z), got 4
 // BLOCKS: error: poly-to-gpu: max-blocks must be positive
+// UNROLL-BUDGET: error: poly-to-gpu: unroll-budget must not be negative, got -1
 //--- options.mlir
 func.func @f(%u0 : !stencil.field<[-1,9]xf64>, %u1 : !stencil.field<[-1,9]xf64>) {
   %c0 = arith.constant 0 : index

@@ -6,6 +6,10 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu=promote=none | FileCheck %s --check-prefix=DEFAULT
 // Mapped scops print and parse back.
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu=promote=none | stencil-opt | FileCheck %s --check-prefix=DEFAULT
+// unroll-budget: a thread's step of jacobi 2D is 4 points of 7 operations;
+// within the budget its point loops are unrolled, past it they stay loops.
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="promote=none unroll-budget=28" | FileCheck %s --check-prefix=BUDGET-IN
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="promote=none unroll-budget=27" | FileCheck %s --check-prefix=BUDGET-OUT
 // An untiled scop: one launch per time step, rows over the blocks, the
 // innermost dimension over the threads.
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --stencil-to-poly --poly-to-gpu | FileCheck %s --check-prefix=UNTILED
@@ -54,6 +58,13 @@
 // width 16) and 4 along y.
 // DEFAULT: gpu_threads = array<i64: 16, 4>
 // DEFAULT-SAME: context: \22[tid_x, tid_y] -> { [T] : 0 <= tid_x <= 15 and 0 <= tid_y <= 3 }\22
+// The block's walk over its parallelogram tiles is one (atomic) loop.
+// DEFAULT-SAME: permutable: 1, options: \22{ atomic[0] }\22
+
+// BUDGET-IN: mark: \22threads\22
+// BUDGET-IN-SAME: options: \22{ unroll[i0] : 0 <= i0 <= 1 }\22
+// BUDGET-OUT: mark: \22threads\22
+// BUDGET-OUT-NOT: unroll[i0]
 
 // UNTILED: gpu_threads = array<i64: 64>
 // UNTILED-SAME: mark: \22kernel\22, child: { context: \22[tid_x] -> { [T] : 0 <= tid_x <= 63 }\22

@@ -83,6 +83,10 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       llvm::cl::desc("With emulate-gpu: poly-to-gpu unroll (a thread's points "
                      "of a step and its copies of a promoted row)"),
       llvm::cl::init(true)};
+  Option<int64_t> unrollBudget{
+      *this, "unroll-budget",
+      llvm::cl::desc("With emulate-gpu: poly-to-gpu unroll-budget"),
+      llvm::cl::init(1024)};
   Option<bool> interTileReuse{
       *this, "inter-tile-reuse",
       llvm::cl::desc("With emulate-gpu: poly-to-gpu inter-tile-reuse "
@@ -149,6 +153,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
       llvm::cl::desc("Unroll each thread's point loops in hex-tiled kernels "
                      "and its copy loops of shared-memory promotion"),
       llvm::cl::init(true)};
+  Option<int64_t> unrollBudget{
+      *this, "unroll-budget",
+      llvm::cl::desc("Largest step of one thread whose point loops are "
+                     "unrolled, in operations (the statements' bodies times "
+                     "the thread's points of a step)"),
+      llvm::cl::init(1024)};
   Option<std::string> threadPoints{
       *this, "thread-points",
       llvm::cl::desc("Points of a step per thread along y and z in "
