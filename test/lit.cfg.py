@@ -42,7 +42,10 @@ if (shutil.which("mpirun")
         and os.path.exists(os.path.join(config.stencil_obj_root, "lib", "libStencilMpi.so"))
         and subprocess.run(["/usr/bin/python3", "-c", "import mpi4py"]).returncode == 0):
     config.available_features.add("mpi")
-    mpirun = ["mpirun", "--oversubscribe"] + (["--allow-run-as-root"] if os.geteuid() == 0 else [])
+    # A run that hangs (a rank that died while the others wait) fails after
+    # the timeout instead of holding the suite.
+    mpirun = ["mpirun", "--oversubscribe", "--timeout", "600"] + (
+        ["--allow-run-as-root"] if os.geteuid() == 0 else [])
     config.substitutions.append(("%mpirun", " ".join(mpirun)))
 
 # The CUDA toolkit's ptxas: cubins (else convert-to-gpu emits PTX text) and

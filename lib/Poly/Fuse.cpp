@@ -123,7 +123,7 @@ LogicalResult mlir::stencil::poly::fuseScop(ScopOp scop,
                        "can share a tile)");
     return success();
   }
-  scop.setSchedule(toString(plan->schedule));
+  setPrintedSchedule(scop, toString(plan->schedule));
   Builder b(scop.getContext());
   SmallVector<Attribute> entries;
   for (const LocalBuffer &buffer : plan->buffers)

@@ -24,26 +24,51 @@ void PolyDialect::initialize() {
 #define GET_OP_CLASSES
 #include "Stencil/Poly/PolyOps.cpp.inc"
 
-/// Whether `text` parses as an isl schedule, remembering the texts that do:
-/// the verifier runs after every pass, a tiled program's schedule text is
-/// tens of kilobytes, and most passes leave it as it is.
-static bool parsesAsSchedule(StringRef text, std::string &error) {
-  static std::mutex mutex;
-  static llvm::DenseSet<std::pair<uint64_t, size_t>> parsed;
-  std::pair<uint64_t, size_t> key = {llvm::xxh3_64bits(text), text.size()};
-  {
+namespace {
+/// The schedule texts known to parse: the verifier runs after every pass, a
+/// tiled program's schedule text is tens of kilobytes, and most passes leave
+/// it as it is or set one that isl printed.
+class ParsedSchedules {
+public:
+  bool contains(StringRef text) {
     std::lock_guard<std::mutex> lock(mutex);
-    if (parsed.contains(key))
-      return true;
+    return parsed.contains(key(text));
   }
+  void insert(StringRef text) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (parsed.size() >= 4096)
+      parsed.clear();
+    parsed.insert(key(text));
+  }
+
+private:
+  static std::pair<uint64_t, size_t> key(StringRef text) {
+    return {llvm::xxh3_64bits(text), text.size()};
+  }
+  std::mutex mutex;
+  llvm::DenseSet<std::pair<uint64_t, size_t>> parsed;
+};
+} // namespace
+
+static ParsedSchedules &parsedSchedules() {
+  static ParsedSchedules schedules;
+  return schedules;
+}
+
+/// Whether `text` parses as an isl schedule.
+static bool parsesAsSchedule(StringRef text, std::string &error) {
+  if (parsedSchedules().contains(text))
+    return true;
   IslContext ctx;
   if (!parseIsl<isl::schedule>(ctx, text, error))
     return false;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (parsed.size() >= 4096)
-    parsed.clear();
-  parsed.insert(key);
+  parsedSchedules().insert(text);
   return true;
+}
+
+void mlir::stencil::poly::setPrintedSchedule(ScopOp scop, StringRef text) {
+  parsedSchedules().insert(text);
+  scop.setSchedule(text);
 }
 
 LogicalResult ScopOp::verify() {

@@ -428,8 +428,9 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
              << total << " threads per block (at most 1024)";
     // Unrolled, a thread's step is perThread copies of every statement's
     // body; past the budget its point loops stay loops, whose overhead is
-    // small beside such a body (elastic 3D at order 4: 10 points of 432
-    // operations, four times the code and compile time; docs/gpu.md).
+    // small beside such a body (elastic 3D at order 4, 10 points of 432
+    // operations: unrolled, 2-3 times the instructions, spills and 1.5
+    // times the compile time; docs/gpu.md).
     int64_t stepOps = 0;
     scop.walk([&](StmtOp statement) {
       statement.getBody().walk([&](Operation *) { ++stepOps; });
@@ -612,7 +613,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       scop.emitRemark("no shared-memory promotion (isl failed: ")
           << e.what() << "); the kernels use global memory";
     }
-    scop.setSchedule(toString(schedule));
+    setPrintedSchedule(scop, toString(schedule));
     if (!buffers.empty())
       writeSharedBuffers(scop, buffers, promotionFor(n));
   } catch (const isl::exception &e) {
@@ -684,7 +685,7 @@ LogicalResult PolyToGpuPass::mapCanonical(ScopOp scop, const ScopModel &model) {
     node = node.insert_context(
                    isl::set(ctx, "[tid_x] -> { [T] : 0 <= tid_x < " + t + " }"))
                .insert_mark("kernel");
-    scop.setSchedule(toString(node.schedule()));
+    setPrintedSchedule(scop, toString(node.schedule()));
   } catch (const isl::exception &e) {
     return scop.emitOpError("isl failed while mapping to the GPU: ")
            << e.what();

@@ -141,7 +141,7 @@ mlir::stencil::poly::splitTileScop(ScopOp scop,
                            "the tiled schedule violates a dependence, not "
                            "applied: ")
            << *violated;
-  scop.setSchedule(toString(*schedule));
+  setPrintedSchedule(scop, toString(*schedule));
   // Time tiling replaces a fusion of the steps (--fuse first).
   scop->removeAttr(kFusedLocalAttr);
   scop->removeAttr(kFuseRequestAttr);

@@ -743,8 +743,9 @@ ScopOp ScopBuilder::build() {
   std::optional<ScopModel> model = readScop(ctx, scop, error);
   if (model) {
     try {
-      scop.setSchedule(toString(canonicalSchedule(
-          model->domain, model->canonical, model->numSpaceDims)));
+      setPrintedSchedule(
+          scop, toString(canonicalSchedule(model->domain, model->canonical,
+                                           model->numSpaceDims)));
     } catch (const isl::exception &e) {
       model.reset();
       error = e.what();

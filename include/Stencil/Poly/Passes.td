@@ -215,8 +215,9 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
                "the tile extent)">,
     Option<"unroll", "unroll", "bool", "true",
            "Unroll each thread's point loops within a time step (up to 64 "
-           "points and unroll-budget operations) and its copy loop of shared-memory promotion along the "
-           "innermost dimension (up to 64 copies per row)">,
+           "points and unroll-budget operations) and its copy loop of "
+           "shared-memory promotion along the innermost dimension (up to 64 "
+           "copies per row)">,
     Option<"unrollBudget", "unroll-budget", "int64_t", "1024",
            "Largest step of one thread whose point loops are unrolled, in "
            "operations: the statements' bodies times the thread's points of "

@@ -17,4 +17,10 @@
 #define GET_OP_CLASSES
 #include "Stencil/Poly/PolyOps.h.inc"
 
+namespace mlir::stencil::poly {
+/// Sets the schedule of `scop` to `text` as isl printed it: text that parses,
+/// which the verifier then does not parse again.
+void setPrintedSchedule(ScopOp scop, llvm::StringRef text);
+} // namespace mlir::stencil::poly
+
 #endif // STENCIL_POLY_POLYOPS_H

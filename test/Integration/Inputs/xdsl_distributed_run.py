@@ -23,6 +23,16 @@ from mpi4py import MPI
 from stencil.compiler import compile_file
 from stencil.runtime import StencilLibrary
 
+
+def abort_all(kind, value, traceback):
+    """An exception on one rank ends every rank (the others would wait for it
+    in a collective forever)."""
+    sys.__excepthook__(kind, value, traceback)
+    MPI.COMM_WORLD.Abort(1)
+
+
+sys.excepthook = abort_all
+
 distributed, original, function, slices, workdir = sys.argv[1:6]
 mode = sys.argv[6] if len(sys.argv) > 6 else "cpu"
 extra = sys.argv[7:]
