@@ -423,8 +423,7 @@ def main(argv=None):
                         help="options of stencil-opt --convert-to-gpu, e.g. \"chip=sm_80 "
                              "block-sizes=64,4\" (with --emulate-gpu: block-sizes, threads, "
                              "promote, shared-budget, thread-points, unroll, unroll-budget, "
-                             "inter-tile-reuse, "
-                             "align-loads, tile-grid and chip only)")
+                             "inter-tile-reuse, align-loads, tile-grid and chip only)")
     common.add_argument("--emulate-gpu", action="store_true",
                         help="compile through the GPU mapping and run the kernels on the "
                              "CPU (blocks in parallel with --openmp); bit-identical to the "

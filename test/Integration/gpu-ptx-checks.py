@@ -17,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from stencil import benchmarks
+from stencil import benchmarks, devito_forms
 from stencil.compiler import find_stencil_opt
 
 PTXAS = sys.argv[1]
@@ -192,8 +192,6 @@ print("ok fma=true contracts multiply-adds")
 # 6 points per thread at the suite's size) is past the default budget and
 # keeps its point loops: no spills; unrolled in full it spills (so the
 # budget is what keeps the registers).
-from stencil import devito_forms  # noqa: E402
-
 family, order, shape, steps = next(f for f in devito_forms.SUITE if f[:2] == ("elastic3d", 2))
 elastic = tmp / "elastic3d-o2.mlir"
 elastic.write_text(devito_forms.make(family, order, shape, steps).mlir())
