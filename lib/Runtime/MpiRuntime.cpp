@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <string>
 #include <vector>
 
 // A GPU program (--convert-to-gpu) packs its halos into device buffers.
@@ -108,16 +109,66 @@ void post(int64_t buffer, int64_t bytes, int64_t peer, int64_t tag,
   }
 }
 
-} // namespace
-
-extern "C" int64_t stencil_mpi_enter(const void *comm, int64_t ranks) {
+void requireMpi() {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized)
     fail("a distributed program was called without MPI: call MPI_Init "
          "first (from Python, import mpi4py's MPI)");
-  communicator = comm ? *static_cast<const MPI_Comm *>(comm) : MPI_COMM_WORLD;
+}
+
+MPI_Comm communicatorOf(const void *comm) {
+  return comm ? *static_cast<const MPI_Comm *>(comm) : MPI_COMM_WORLD;
+}
+
+} // namespace
+
+extern "C" int64_t stencil_mpi_grid_code(const void *comm, int64_t ndims) {
+  requireMpi();
+  int size = 0;
+  check(MPI_Comm_size(communicatorOf(comm), &size), "MPI_Comm_size");
+  int dims[3] = {0, 0, 0};
+  check(MPI_Dims_create(size, static_cast<int>(ndims), dims),
+        "MPI_Dims_create");
+  int64_t code = 0;
+  for (int64_t d = 0; d < ndims; ++d) {
+    if (dims[d] >= (1 << 20))
+      return -1;
+    code |= static_cast<int64_t>(dims[d]) << (20 * d);
+  }
+  return code;
+}
+
+extern "C" void stencil_mpi_no_grid(int64_t code, int64_t ndims,
+                                    const char *compiled) {
+  std::string grid = "more than 2^20 ranks in a dimension";
+  int64_t ranks = 1;
+  if (code >= 0) {
+    std::vector<int64_t> dims;
+    for (int64_t d = 0; d < ndims; ++d)
+      dims.push_back((code >> (20 * d)) & ((1 << 20) - 1));
+    while (dims.size() > 1 && dims.back() == 1) // as grid=auto names grids
+      dims.pop_back();
+    grid.clear();
+    for (int64_t n : dims) {
+      ranks *= n;
+      grid += (grid.empty() ? "" : "x") + std::to_string(n);
+    }
+  }
+  std::string text =
+      "the program was distributed with grid=auto for the grids " +
+      std::string(compiled) + ", not for the " + grid +
+      " grid MPI_Dims_create chooses for " + std::to_string(ranks) +
+      " ranks: run it on one of those rank counts, or distribute it again "
+      "(ranks=" +
+      std::to_string(ranks) + ")";
+  fail(text.c_str());
+}
+
+extern "C" int64_t stencil_mpi_enter(const void *comm, int64_t ranks) {
+  requireMpi();
+  communicator = communicatorOf(comm);
   int size = 0, me = 0;
   check(MPI_Comm_size(communicator, &size), "MPI_Comm_size");
   check(MPI_Comm_rank(communicator, &me), "MPI_Comm_rank");

@@ -20,6 +20,9 @@
 //    one exchange of a halo deep enough for the block, then h steps that
 //    compute the block widened by what the rest of the block reads, which
 //    neighbours compute too (redundantly). Messages drop by a factor of h.
+// 5. With grid=auto, steps 1-4 run once per rank count of `ranks` on a
+//    copy of the function, over the grid MPI_Dims_create gives that many
+//    ranks; the function dispatches at run time on the grid MPI chooses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +79,39 @@ SmallVector<BlockClass> blockClasses(const BlockSplit &split, int64_t ranks,
   return classes;
 }
 
+/// The grid MPI_Dims_create gives `ranks` ranks over `dims` dimensions:
+/// prime factors, largest first, each to the dimension with the fewest
+/// ranks so far, then sorted largest first.
+SmallVector<int64_t> balancedGrid(int64_t ranks, unsigned dims) {
+  SmallVector<int64_t> factors;
+  for (int64_t f = 2; f * f <= ranks; ++f)
+    for (; ranks % f == 0; ranks /= f)
+      factors.push_back(f);
+  if (ranks > 1)
+    factors.push_back(ranks);
+  SmallVector<int64_t> grid(dims, 1);
+  for (int64_t f : llvm::reverse(factors))
+    *llvm::min_element(grid) *= f;
+  llvm::sort(grid, std::greater<int64_t>());
+  return grid;
+}
+
+/// A grid as the stencil_mpi_grid_code runtime call encodes it: 20 bits per
+/// dimension, first dimension lowest, missing dimensions 1.
+int64_t gridCode(ArrayRef<int64_t> grid, unsigned dims) {
+  int64_t code = 0;
+  for (unsigned d = 0; d < dims; ++d)
+    code |= (d < grid.size() ? grid[d] : 1) << (20 * d);
+  return code;
+}
+
+std::string gridText(ArrayRef<int64_t> grid) {
+  std::string text;
+  for (auto [d, n] : llvm::enumerate(grid))
+    text += (d ? "x" : "") + std::to_string(n);
+  return text;
+}
+
 /// The function's domain: the bounds all its stores share.
 FailureOr<BoundsAttr> storeDomain(func::FuncOp func) {
   StoreOp first;
@@ -129,7 +165,7 @@ void makePositionsGlobal(func::FuncOp copy, unsigned gridRank) {
   Type index = IndexType::get(copy.getContext());
   SmallVector<Value> starts;
   for (unsigned d = 0; d < gridRank; ++d) {
-    copy.insertArgument(copy.getNumArguments(), index, {}, loc);
+    (void)copy.insertArgument(copy.getNumArguments(), index, {}, loc);
     starts.push_back(copy.getArguments().back());
   }
   copy.walk([&](ApplyOp apply) {
@@ -380,6 +416,8 @@ struct StencilDistributePass
 private:
   LogicalResult parseOptions();
   LogicalResult distribute(func::FuncOp func);
+  LogicalResult distributeAuto(func::FuncOp func);
+  LogicalResult dispatchAuto();
   /// A swap whose exchanges are known once the loaded temp has bounds: its
   /// load, the block of its variant and the smallest block of any rank (no
   /// exchange may be wider).
@@ -393,12 +431,32 @@ private:
     /// the same boxes, but ranks at the ends of the grid read less.
     SmallVector<int64_t> boxLb, boxUb;
     int64_t slot = -1;
+    /// With grid=auto: the index of its grid in `autoGrids`.
+    int64_t autoGrid = -1;
   };
+  /// grid=auto: one decomposition of a function, its dispatcher
+  /// `@f_g<grid>` and copies, and why it was dropped (blocks too small).
+  struct AutoGrid {
+    func::FuncOp func, dispatcher;
+    SmallVector<int64_t> grid;
+    SmallVector<func::FuncOp> copies;
+    std::string dropped;
+  };
+  SmallVector<AutoGrid> autoGrids;
+  /// The grid `distribute` works on: its index in `autoGrids` (-1: a
+  /// fixed grid).
+  int64_t currentAutoGrid() const {
+    return autoTopology ? static_cast<int64_t>(autoGrids.size()) - 1 : -1;
+  }
+  /// The copies the last `distribute` made.
+  SmallVector<func::FuncOp> lastCopies;
   /// Deep swaps get numbers from here on.
   int64_t nextSlot = 0;
   LogicalResult computeExchanges(const PendingSwap &p);
 
   SmallVector<int64_t> topology;
+  bool autoTopology = false;
+  SmallVector<int64_t> rankCounts;
   std::vector<PendingSwap> pending;
   /// Blocks of steps to roll into loops once their exchanges are known.
   SmallVector<BlockedLoop> toRoll;
@@ -406,11 +464,28 @@ private:
 
 LogicalResult StencilDistributePass::parseOptions() {
   topology.clear();
+  rankCounts.clear();
   StringRef rest = grid;
   if (rest.empty())
     return emitError(UnknownLoc::get(&getContext()))
-           << "--stencil-distribute needs grid=PxQ (ranks per dimension)";
-  while (!rest.empty()) {
+           << "--stencil-distribute needs grid=PxQ (ranks per dimension) "
+              "or grid=auto";
+  autoTopology = rest.trim() == "auto";
+  if (!ranks.empty() && !autoTopology)
+    return emitError(UnknownLoc::get(&getContext()))
+           << "--stencil-distribute: ranks= needs grid=auto (grid=" << grid
+           << " fixes the rank count)";
+  for (int64_t n : ranks) {
+    if (n < 1)
+      return emitError(UnknownLoc::get(&getContext()))
+             << "--stencil-distribute: ranks=" << n
+             << " is not a positive rank count";
+    if (!llvm::is_contained(rankCounts, n))
+      rankCounts.push_back(n);
+  }
+  if (autoTopology && rankCounts.empty())
+    rankCounts = llvm::to_vector(llvm::seq<int64_t>(1, 9));
+  while (!autoTopology && !rest.empty()) {
     auto [head, tail] = rest.split(rest.contains('x') ? 'x' : ',');
     int64_t n;
     if (head.trim().getAsInteger(10, n) || n < 1)
@@ -439,7 +514,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   unsigned k = topology.size();
   if (k > domain.getRank())
     return func.emitOpError("is over a ")
-           << domain.getRank() << "-dimensional domain: grid=" << grid
+           << domain.getRank() << "-dimensional domain: grid=" << gridText(topology)
            << " decomposes " << k << " dimensions";
   if (failed(checkSupported(func, domain, k)))
     return failure();
@@ -537,7 +612,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   OpBuilder moduleBuilder(func);
   auto topo = dmp::TopoAttr::get(ctx, topology);
   Attribute strategy = dmp::getGridSliceStrategy(topo, false);
-  SmallVector<func::FuncOp> copies;
+  SmallVector<func::FuncOp> &copies = lastCopies;
+  copies.clear();
   auto fail = [&]() {
     for (func::FuncOp c : copies)
       c.erase();
@@ -646,7 +722,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
         auto swap = dmp::SwapOp::create(b, in.firstLoad.getLoc(), Type(),
                                         field, strategy, b.getArrayAttr({}));
         pending.push_back({swap, in.firstLoad, coreLb, coreUb, minBlock,
-                           in.lb, in.ub, slot++});
+                           in.lb, in.ub, slot++, currentAutoGrid()});
         slots = std::max(slots, slot);
       }
     }
@@ -683,7 +759,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
       auto swap = dmp::SwapOp::create(b, load.getLoc(), Type(),
                                       load.getField(), strategy,
                                       b.getArrayAttr({}));
-      pending.push_back({swap, load, coreLb, coreUb, minBlock, {}, {}});
+      pending.push_back(
+          {swap, load, coreLb, coreUb, minBlock, {}, {}, -1, currentAutoGrid()});
     });
   }
 
@@ -917,7 +994,8 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
   ArrayRef<int64_t> coreLb = p.coreLb, coreUb = p.coreUb, minBlock = p.minBlock;
   auto temp = cast<TempType>(load.getRes().getType());
   auto field = cast<FieldType>(load.getField().getType());
-  unsigned k = topology.size(), rank = field.getRank();
+  ArrayRef<int64_t> procGrid = swap.getTopology().getShape();
+  unsigned k = procGrid.size(), rank = field.getRank();
   bool deep = !p.boxLb.empty();
   if (!deep && !temp.hasBounds()) {
     // Nothing reads the temp (a frontend's load after its last store).
@@ -933,12 +1011,23 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
   for (unsigned d = 0; d < k; ++d)
     width[d] = std::max({int64_t(0), coreLb[d] - readLb[d],
                          readUb[d] - coreUb[d]});
-  for (unsigned d = 0; d < k; ++d)
-    if (width[d] > minBlock[d])
-      return load.emitOpError("reads ")
-             << width[d] << " points beyond its block in dimension " << d
-             << ", but grid=" << grid << " gives some ranks blocks of only "
-             << minBlock[d] << " points there (use fewer ranks)";
+  for (unsigned d = 0; d < k; ++d) {
+    if (width[d] <= minBlock[d])
+      continue;
+    if (p.autoGrid >= 0) { // this rank count gets no decomposition
+      AutoGrid &g = autoGrids[p.autoGrid];
+      if (g.dropped.empty())
+        g.dropped = "an exchange " + std::to_string(width[d]) +
+                    " points wide in dimension " + std::to_string(d) +
+                    ", blocks of " + std::to_string(minBlock[d]);
+      return success();
+    }
+    return load.emitOpError("reads ")
+           << width[d] << " points beyond its block in dimension " << d
+           << ", but grid=" << gridText(procGrid)
+           << " gives some ranks blocks of only " << minBlock[d]
+           << " points there (use fewer ranks)";
+  }
 
   SmallVector<Attribute> exchanges;
   bool diagonals = false;
@@ -1006,6 +1095,157 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
   return success();
 }
 
+/// grid=auto: one decomposition of `func` per rank count, each distributed
+/// as for a fixed grid on a private clone `@f_g<grid>`; dispatchAuto then
+/// turns `func` into the run-time choice between them.
+LogicalResult StencilDistributePass::distributeAuto(func::FuncOp func) {
+  FailureOr<BoundsAttr> domain = storeDomain(func);
+  if (failed(domain))
+    return failure();
+  unsigned dims = std::min<unsigned>(3, domain->getRank());
+  SymbolTable symbols(func->getParentOfType<ModuleOp>());
+  SmallVector<SmallVector<int64_t>> grids;
+  for (int64_t n : rankCounts) {
+    SmallVector<int64_t> grid = balancedGrid(n, dims);
+    while (grid.size() > 1 && grid.back() == 1) // nothing to exchange there
+      grid.pop_back();
+    if (llvm::is_contained(grids, grid))
+      continue;
+    grids.push_back(grid);
+    auto tooMany = llvm::find_if(llvm::seq<unsigned>(0, grid.size()),
+                                 [&](unsigned d) {
+                                   return grid[d] > domain->getUb()[d] -
+                                                        domain->getLb()[d];
+                                 });
+    if (tooMany != llvm::seq<unsigned>(0, grid.size()).end()) {
+      int64_t points = domain->getUb()[*tooMany] - domain->getLb()[*tooMany];
+      autoGrids.push_back({func, nullptr, grid, {},
+                           std::to_string(grid[*tooMany]) + " ranks for " +
+                               std::to_string(points) + " points in dimension " +
+                               std::to_string(*tooMany)});
+      continue;
+    }
+    auto clone = cast<func::FuncOp>(OpBuilder(func).clone(*func));
+    clone.setSymName((func.getSymName() + "_g" + gridText(grid)).str());
+    symbols.insert(clone);
+    autoGrids.push_back({func, clone, grid, {}, {}});
+    topology = grid;
+    if (failed(distribute(clone)))
+      return failure();
+    clone.setPrivate();
+    clone->removeAttr("llvm.emit_c_interface");
+    autoGrids.back().copies = lastCopies;
+  }
+  return success();
+}
+
+/// grid=auto: each distributed function calls the dispatcher of the grid
+/// MPI_Dims_create chooses at run time (encoded by stencil_mpi_grid_code),
+/// and fails with the list of compiled grids on any other.
+LogicalResult StencilDistributePass::dispatchAuto() {
+  MLIRContext *ctx = &getContext();
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  auto ptrType = LLVM::LLVMPointerType::get(ctx);
+  OpBuilder b(ctx);
+  auto declare = [&](StringRef name, FunctionType type) {
+    if (symbols.lookup(name))
+      return;
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(module.getBody());
+    func::FuncOp::create(b, module.getLoc(), name, type).setPrivate();
+  };
+  SmallVector<func::FuncOp> funcs;
+  for (const AutoGrid &g : autoGrids)
+    if (!llvm::is_contained(funcs, g.func))
+      funcs.push_back(g.func);
+  for (func::FuncOp func : funcs) {
+    auto grids = llvm::make_filter_range(
+        autoGrids, [&](const AutoGrid &g) { return g.func == func; });
+    SmallVector<const AutoGrid *> kept;
+    std::string compiled, skipped;
+    for (AutoGrid &g : grids) {
+      int64_t n = dmp::TopoAttr::get(ctx, g.grid).getNumRanks();
+      std::string what = std::to_string(n) + " ranks (" + gridText(g.grid) + ")";
+      if (!g.dropped.empty()) {
+        skipped += (skipped.empty() ? "" : "; ") + what + ": " + g.dropped;
+        if (g.dispatcher) {
+          for (func::FuncOp copy : g.copies)
+            copy.erase();
+          g.dispatcher.erase();
+        }
+        continue;
+      }
+      kept.push_back(&g);
+      compiled += (compiled.empty() ? "" : ", ") + gridText(g.grid);
+    }
+    if (kept.empty())
+      return func.emitOpError("has blocks too small for its halo at every "
+                              "rank count of grid=auto: ")
+             << skipped;
+    if (!skipped.empty())
+      func.emitRemark("grid=auto: no decomposition for ") << skipped;
+
+    // The dispatchers of all grids share the signature and global layout.
+    func::FuncOp first = kept.front()->dispatcher;
+    unsigned dims = std::min<unsigned>(
+        3, first->getAttrOfType<DenseI64ArrayAttr>("dmp.core_lb").size());
+    SmallVector<Attribute> gridAttrs, haloAttrs;
+    for (const AutoGrid *g : kept) {
+      gridAttrs.push_back(b.getDenseI64ArrayAttr(g->grid));
+      haloAttrs.push_back(g->dispatcher->getAttr("dmp.halo"));
+    }
+    Location loc = func.getLoc();
+    func.getBody().dropAllReferences();
+    func.getBody().getBlocks().clear();
+    func.setType(first.getFunctionType());
+    if (ArrayAttr argAttrs = first.getAllArgAttrs())
+      func.setAllArgAttrs(argAttrs);
+    for (StringRef name : {"dmp.core_lb", "dmp.core_ub", "dmp.fields",
+                           "dmp.field_dims"})
+      if (Attribute attr = first->getAttr(name))
+        func->setAttr(name, attr);
+    func->setAttr("dmp.grids", b.getArrayAttr(gridAttrs));
+    func->setAttr("dmp.halos", b.getArrayAttr(haloAttrs));
+
+    declare("stencil_mpi_grid_code",
+            b.getFunctionType({ptrType, b.getI64Type()}, {b.getI64Type()}));
+    declare("stencil_mpi_no_grid",
+            b.getFunctionType({b.getI64Type(), b.getI64Type(), ptrType}, {}));
+    Block *entry = b.createBlock(&func.getBody());
+    for (Type t : first.getArgumentTypes())
+      entry->addArgument(t, loc);
+    Value comm = entry->getArguments().back();
+    Value ndims = arith::ConstantIntOp::create(b, loc, b.getI64Type(), dims);
+    Value code = func::CallOp::create(b, loc, "stencil_mpi_grid_code",
+                                      b.getI64Type(), ValueRange{comm, ndims})
+                     .getResult(0);
+    SmallVector<int64_t> cases = llvm::map_to_vector(
+        kept, [&](const AutoGrid *g) { return gridCode(g->grid, dims); });
+    auto sw = scf::IndexSwitchOp::create(
+        b, loc, TypeRange{},
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), code), cases,
+        cases.size());
+    for (auto [region, g] : llvm::zip(sw.getCaseRegions(), kept)) {
+      OpBuilder cb = OpBuilder::atBlockBegin(&region.emplaceBlock());
+      func::CallOp::create(cb, loc, g->dispatcher, entry->getArguments());
+      scf::YieldOp::create(cb, loc);
+    }
+    OpBuilder db = OpBuilder::atBlockBegin(&sw.getDefaultRegion().emplaceBlock());
+    compiled.push_back('\0');
+    Value list = LLVM::createGlobalString(
+        loc, db, (func.getSymName() + "_grids").str(), compiled,
+        LLVM::Linkage::Internal);
+    func::CallOp::create(db, loc, "stencil_mpi_no_grid", TypeRange{},
+                         ValueRange{code, ndims, list});
+    scf::YieldOp::create(db, loc);
+    b.setInsertionPointToEnd(entry);
+    func::ReturnOp::create(b, loc);
+  }
+  autoGrids.clear();
+  return success();
+}
+
 void StencilDistributePass::runOnOperation() {
   ModuleOp module = getOperation();
   if (failed(parseOptions()))
@@ -1016,7 +1256,7 @@ void StencilDistributePass::runOnOperation() {
         llvm::any_of(func.getArgumentTypes(), llvm::IsaPred<FieldType>))
       funcs.push_back(func);
   for (func::FuncOp func : funcs)
-    if (failed(distribute(func)))
+    if (failed(autoTopology ? distributeAuto(func) : distribute(func)))
       return signalPassFailure();
   // The exchanges follow from the bounds of the loaded temps.
   if (failed(inferShapes(module)))
@@ -1050,10 +1290,21 @@ void StencilDistributePass::runOnOperation() {
     if (failed(computeExchanges(p)))
       return signalPassFailure();
   pending.clear();
+  // grid=auto: the rank counts whose blocks turned out too small go.
+  DenseSet<Operation *> dropped;
+  for (AutoGrid &g : autoGrids)
+    if (!g.dropped.empty()) {
+      dropped.insert(g.dispatcher);
+      for (func::FuncOp copy : g.copies)
+        dropped.insert(copy);
+    }
   for (const BlockedLoop &l : toRoll)
-    if (failed(rollBlockSteps(l)))
+    if (!dropped.contains(l.loop->getParentOfType<func::FuncOp>()) &&
+        failed(rollBlockSteps(l)))
       return signalPassFailure();
   toRoll.clear();
+  if (failed(dispatchAuto()))
+    return signalPassFailure();
   hoistSwaps(module);
   nextSlot = 0;
   if (!overlap)

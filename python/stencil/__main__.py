@@ -1,15 +1,16 @@
 """Command line: compile and run stencil programs on the CPU or a CUDA GPU.
 
     python3 -m stencil run FILE [--func NAME] [--openmp] [--seed N] [--save OUT.npz]
-                                [--mpi N] [--distribute GRID] [--halo-depth H]
+                                [--mpi N] [--distribute GRID] [--ranks LIST] [--halo-depth H]
                                 [--no-overlap] [--timeout S] [--cuda-aware-mpi]
         Compile FILE, call the function on random fields, print a summary.
         Pointer arguments (`!llvm.ptr`, such as Devito's timers) get a
         zeroed 4 KiB buffer. --save writes every field after the run.
         --mpi N runs it decomposed over N MPI ranks of this machine
-        (--stencil-distribute over --distribute GRID, default a balanced
-        grid): the same initial fields for the same --seed, gathered back
-        (docs/distributed.md). With --halo-depth H and --hex-tile or
+        (--stencil-distribute over --distribute GRID, default the balanced
+        grid of N ranks; auto: a decomposition per rank count of --ranks,
+        the grid chosen by MPI_Dims_create when it runs): the same initial
+        fields for the same --seed, gathered back (docs/distributed.md). With --halo-depth H and --hex-tile or
         --split-tile, the H steps between exchanges are time-tiled inside
         each rank; --halo-depth auto takes H from a model of message
         latency against redundant work. With --gpu every rank runs its block on a GPU (its
@@ -21,11 +22,13 @@
         `python3 -m stencil.benchmarks gen`), run it and compare every field
         bit for bit with the independent numpy reference.
     python3 -m stencil compile FILE -o LIB.so [--openmp]
-                                  [--distribute GRID [--halo-depth H] [--no-overlap]]
+                                  [--distribute GRID [--ranks LIST] [--halo-depth H]
+                                   [--no-overlap]]
         Build a shared library with a C entry point _mlir_ciface_<name> per
         function (see docs/getting-started.md for calling it from C;
         docs/distributed.md for a distributed one, which also prints the
-        local shapes of every rank).
+        local shapes of every rank; with --distribute auto it runs on any
+        rank count of --ranks, default 1 to 8).
 
 run and compile take --link FILE (repeatable): a C file compiled into the
 library, defining functions the program calls but does not define (Devito's
@@ -194,6 +197,7 @@ def _compile_run(args, distribute=None):
     return compile_file(args.file, openmp=args.openmp, extra_sources=args.link,
                         extra_passes=_tiling_passes(args), distribute=distribute,
                         halo_depth=getattr(args, "halo_depth", 1),
+                        ranks=getattr(args, "ranks", None),
                         overlap=not getattr(args, "no_overlap", False), **_target_options(args))
 
 
@@ -224,17 +228,21 @@ def _run_distributed(args):
     import pickle
     from . import distributed
     if args.mpi:
-        grid = args.distribute or "auto"
-        if grid == "auto":
+        grid = args.distribute
+        if grid is None:
             dims = list(distributed.dims_create(args.mpi, min(3, _domain_rank(args))))
             while len(dims) > 1 and dims[-1] == 1:  # nothing to exchange there
                 dims.pop()
             grid = "x".join(map(str, dims))
-        ranks = int(np.prod([int(n) for n in grid.replace(",", "x").split("x")]))
-        if ranks != args.mpi:
-            raise CompileError(f"--distribute {grid} needs {ranks} ranks, not --mpi {args.mpi}")
+        elif grid != "auto":
+            ranks = int(np.prod([int(n) for n in grid.replace(",", "x").split("x")]))
+            if ranks != args.mpi:
+                raise CompileError(f"--distribute {grid} needs {ranks} ranks, not --mpi {args.mpi}")
         tmp = tempfile.mkdtemp(prefix="stencil-mpi-")
         compiled = _compile_run(args, distribute=grid)
+        for sig in compiled.signatures.values():  # grid=auto: the rank count compiled?
+            if sig.decomposition and (args.func in (None, sig.name)):
+                sig.decomposition.for_ranks(args.mpi)
         _print_halo_depth(args, compiled)
         pickled = os.path.join(tmp, "compiled.pickle")
         with open(pickled, "wb") as f:
@@ -277,7 +285,7 @@ def _run_distributed(args):
     dec = sig.decomposition
     if dec is None:
         raise CompileError(f"@{sig.name} is not distributed")
-    dec.check_ranks(comm.size)
+    dec = dec.for_ranks(comm.size)
     if comm.rank == 0:
         shapes = [tuple(u - l for l, u in zip(f.lb, f.ub)) if f else None for f in dec.fields]
         values = _initial_values(sig, args.seed, shapes)
@@ -319,6 +327,16 @@ def _halo_depth(text):
     return depth
 
 
+def _rank_counts(text):
+    try:
+        counts = [int(n) for n in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a list of rank counts such as 1,2,4")
+    return counts
+
+
 def _print_halo_depth(args, compiled):
     if args.halo_depth == "auto" and compiled.halo_depth:
         print(f"halo depth {compiled.halo_depth}: the model's choice "
@@ -330,6 +348,7 @@ def cmd_compile(args):
         compiled = compile_file(args.file, openmp=args.openmp, workdir=tmp,
                                 extra_sources=args.link, extra_passes=_tiling_passes(args),
                                 distribute=args.distribute, halo_depth=args.halo_depth,
+                                ranks=args.ranks,
                                 overlap=not args.no_overlap,
                                 **_target_options(args))
         shutil.copy(compiled.library, args.output)
@@ -337,13 +356,22 @@ def cmd_compile(args):
     for sig in compiled.signatures.values():
         print(f"_mlir_ciface_{sig.name}: {sig.args}")
         dec = sig.decomposition
-        if dec:
+        if not dec:
+            continue
+        if dec.grids:
+            print(f"  distributed with grid=auto over the grid MPI_Dims_create chooses, one "
+                  f"of {', '.join('x'.join(map(str, g)) for g in dec.grids)}: the last "
+                  f"argument points to the MPI_Comm (NULL: MPI_COMM_WORLD); local shapes:")
+        else:
             print(f"  distributed over a {'x'.join(map(str, dec.grid))} grid: the last "
                   f"argument points to the MPI_Comm (NULL: MPI_COMM_WORLD); local shapes:")
-            for r in range(dec.ranks):
-                shapes = [dec.local_shape(r, i) for i, f in enumerate(dec.fields) if f]
-                print(f"    rank {r} {dec.coords(r)}: {', '.join(map(str, sorted(set(shapes))))}")
-            print("  it links libStencilMpi.so (run path set)")
+        for one in map(dec.over, dec.grids) if dec.grids else [dec]:
+            on = f"{'x'.join(map(str, one.grid))} " if dec.grids else ""
+            for r in range(one.ranks):
+                shapes = [one.local_shape(r, i) for i, f in enumerate(one.fields) if f]
+                print(f"    {on}rank {r} {one.coords(r)}: "
+                      f"{', '.join(map(str, sorted(set(shapes))))}")
+        print("  it links libStencilMpi.so (run path set)")
     if compiled.runtime:
         print(f"CUDA library: memref descriptors take device pointers; it links "
               f"{compiled.runtime} (run path set) and needs the NVIDIA driver (libcuda.so.1)")
@@ -451,8 +479,13 @@ def main(argv=None):
                    help="run on N MPI ranks of this machine (mpirun), the program "
                         "decomposed by --distribute (default: auto)")
     p.add_argument("--distribute", metavar="GRID",
-                   help="ranks per decomposed dimension, as 2x2, or auto (a balanced "
-                        "grid of the --mpi ranks); without --mpi, run under mpirun")
+                   help="ranks per decomposed dimension, as 2x2 (default with --mpi N: "
+                        "the balanced grid of N), or auto (compiled for each rank count "
+                        "of --ranks, the grid MPI_Dims_create chooses when it runs); "
+                        "without --mpi, run under mpirun")
+    p.add_argument("--ranks", type=_rank_counts, metavar="LIST",
+                   help="with --distribute auto: the rank counts to compile for, as "
+                        "1,2,4,8 (default 1 to 8)")
     p.add_argument("--halo-depth", type=_halo_depth, default=1, metavar="H",
                    help="with --mpi/--distribute: exchange halos deep enough for H steps "
                         "every H steps (the overlap computed redundantly); auto: H from "
@@ -478,7 +511,11 @@ def main(argv=None):
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--openmp", action="store_true")
     p.add_argument("--distribute", metavar="GRID",
-                   help="decompose over a grid of MPI ranks, as 2x2 (docs/distributed.md)")
+                   help="decompose over a grid of MPI ranks, as 2x2, or auto (the grid "
+                        "MPI_Dims_create chooses when it runs; docs/distributed.md)")
+    p.add_argument("--ranks", type=_rank_counts, metavar="LIST",
+                   help="with --distribute auto: the rank counts to compile for, as "
+                        "1,2,4,8 (default 1 to 8)")
     p.add_argument("--halo-depth", type=_halo_depth, default=1, metavar="H",
                    help="with --distribute: exchange halos every H steps (auto: the "
                         "model's choice)")

@@ -318,7 +318,7 @@ def _check_target(target, emulate_gpu, openmp, gpu_options):
 
 def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_sources=(),
                  cpu=None, target="cpu", emulate_gpu=False, gpu_options="", distribute=None,
-                 halo_depth=1, overlap=True, **checks):
+                 halo_depth=1, overlap=True, ranks=None, **checks):
     """Compile the stencil program in `path` to a shared library.
 
     Returns a CompiledModule with the library path and the lowered signature
@@ -344,6 +344,9 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     `distribute="2x2"` decomposes the program over that grid of MPI ranks
     (--stencil-distribute, before `extra_passes`); the library links
     libStencilMpi.so and is called through stencil.distributed.
+    `distribute="auto"` leaves the grid to the run: one decomposition per
+    rank count of `ranks` (default 1 to 8), the one of the grid
+    MPI_Dims_create chooses picked when the program is called.
     `halo_depth=h` exchanges halos deep enough for h steps every h steps;
     `halo_depth="auto"` takes the h of stencil.distributed.choose_depth (a
     model of message latency against redundant work, with its default
@@ -355,12 +358,18 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     exchanges are tiled inside each rank (block-loops=true).
     """
     _check_target(target, emulate_gpu, openmp, gpu_options)
+    if ranks and distribute != "auto":
+        raise ValueError("ranks= goes with distribute='auto' (a fixed grid has its rank count)")
+    if distribute == "auto" and halo_depth == "auto":
+        raise ValueError("halo_depth='auto' weighs the messages of one grid: give "
+                         "distribute a fixed grid, or halo_depth a number")
     if distribute and halo_depth == "auto":
         from .distributed import choose_depth
         halo_depth = choose_depth(path, distribute)[0]
     if distribute:
         options = f"grid={distribute}" + (f" depth={halo_depth}" if halo_depth != 1 else "")
         options += "" if overlap else " overlap=false"
+        options += f" ranks={','.join(map(str, ranks))}" if ranks else ""
         # Time tiling inside a rank tiles the steps between deep exchanges.
         if halo_depth > 1 and any(p.split("=")[0] in TIME_TILINGS for p in extra_passes):
             options += " block-loops=true"

@@ -13,7 +13,9 @@ ranks and back with mpi4py, and `call` does all three around one call:
     distributed.call(lib, "heat2d", u0, u1)   # global arrays, on rank 0
 
 Run it with `mpirun -np 4 python3 script.py`, or `python3 -m stencil run
-FILE --mpi 4`. The decomposition (docs/distributed.md): dimension d of the
+FILE --mpi 4`. A program compiled with `distribute="auto"` runs on any rank
+count it was compiled for; its Decomposition holds every compiled grid and
+`for_ranks(size)` picks the one MPI_Dims_create chooses. The decomposition (docs/distributed.md): dimension d of the
 domain (the box the stores write), of N points over P ranks, gives the first
 N mod P ranks N // P + 1 points and the others N // P; rank r sits at
 row-major grid coordinates; every local field is the rank's block widened by
@@ -52,11 +54,13 @@ class FieldLayout:
 
 @dataclass
 class Decomposition:
-    grid: tuple      # ranks per decomposed dimension
+    grid: tuple      # ranks per decomposed dimension (None: grid=auto)
     core_lb: tuple   # the global domain, the box the stores write
     core_ub: tuple
     halo: tuple      # local halo width per decomposed dimension
     fields: list     # per argument: FieldLayout, or None (not a field)
+    # grid=auto: {grid: halo} of every compiled grid, chosen at run time
+    grids: dict = None
 
     @classmethod
     def parse(cls, text, arg_dtypes=None):
@@ -64,12 +68,17 @@ class Decomposition:
         starts with (None when it is not distributed); `arg_dtypes`: the
         element type of each argument."""
         m = _ATTRS_RE.match(text)
-        if not m or "dmp.grid" not in m.group(2):
+        if not m or not re.search(r"dmp\.grids? = ", m.group(2)):
             return None
         attrs = m.group(2)
 
         def array(name):
             return _ints(re.search(name + r" = " + _ARRAY_RE, attrs).group(1))
+
+        def arrays(name):
+            listed = re.search(name + r" = \[(.*?)\]", attrs, re.S)
+            return [_ints(item.partition(":")[2])
+                    for item in re.findall(r"array<i64(?::[-\d,\s]*)?>", listed.group(1))]
 
         def per_argument(name):
             listed = re.search(name + r" = \[(.*?)\]", attrs, re.S)
@@ -87,12 +96,44 @@ class Decomposition:
             n = len(box) // 2
             fields.append(FieldLayout(box[:n], box[n:], (arg_dtypes or {}).get(i),
                                       tuple(dims[i]) if dims and dims[i] is not None else None))
-        return cls(array(r"dmp\.grid"), array(r"dmp\.core_lb"), array(r"dmp\.core_ub"),
-                   array(r"dmp\.halo"), fields)
+        core = array(r"dmp\.core_lb"), array(r"dmp\.core_ub")
+        if "dmp.grids = " in attrs:
+            grids = dict(zip(arrays(r"dmp\.grids"), arrays(r"dmp\.halos")))
+            return cls(None, *core, None, fields, grids)
+        return cls(array(r"dmp\.grid"), *core, array(r"dmp\.halo"), fields)
 
     @property
     def ranks(self):
         return int(np.prod(self.grid))
+
+    def for_ranks(self, size):
+        """The decomposition over `size` ranks: this one (checked), or for a
+        program distributed with grid=auto the compiled grid MPI_Dims_create
+        chooses for `size` ranks (ValueError when there is none)."""
+        if self.grids is None:
+            self.check_ranks(size)
+            return self
+        ndims = min(3, len(self.core_lb))
+        try:
+            from mpi4py import MPI
+            dims = list(MPI.Compute_dims(size, ndims))
+        except ImportError:
+            dims = list(dims_create(size, ndims))
+        while len(dims) > 1 and dims[-1] == 1:
+            dims.pop()
+        grid = tuple(dims)
+        if grid not in self.grids:
+            compiled = ", ".join("x".join(map(str, g)) for g in self.grids)
+            raise ValueError(f"the program was distributed with grid=auto for the grids "
+                             f"{compiled}, not for the {'x'.join(map(str, grid))} grid "
+                             f"MPI_Dims_create chooses for {size} ranks: run it on one of "
+                             f"those rank counts, or distribute it again (ranks={size})")
+        return self.over(grid)
+
+    def over(self, grid):
+        """grid=auto: the decomposition over `grid`, one of `grids`."""
+        return Decomposition(tuple(grid), self.core_lb, self.core_ub, self.grids[tuple(grid)],
+                             self.fields)
 
     def coords(self, rank):
         """Grid coordinates of `rank` (row-major, the last dimension fastest)."""
@@ -278,7 +319,7 @@ def scatter(decomposition, args, comm=None, root=0):
     the global arrays `args` holds on `root` (other ranks may pass None);
     other arguments as given on each rank."""
     comm = _comm(comm)
-    decomposition.check_ranks(comm.Get_size())
+    decomposition = decomposition.for_ranks(comm.Get_size())
     rank = comm.Get_rank()
     local = []
     for i, f in enumerate(decomposition.fields):
@@ -305,6 +346,7 @@ def gather(decomposition, local, args, comm=None, root=0):
     """Writes every rank's owned part of each local field into the global
     arrays `args` on `root`."""
     comm = _comm(comm)
+    decomposition = decomposition.for_ranks(comm.Get_size())
     rank = comm.Get_rank()
     for i, f in enumerate(decomposition.fields):
         if f is None or decomposition.read_only(i):

@@ -11,7 +11,8 @@
 # steps (some of them hex- or split-tiled inside the ranks), a program
 # reading global positions (stencil.index) and one with lower-rank
 # coefficient fields: the gathered fields equal the single-process run bit
-# for bit.
+# for bit. Some programs are compiled once with grid=auto and that one
+# library runs on every rank count, on the grid MPI_Dims_create chooses.
 # Everything is compiled here first (two at a time); one mpirun per rank
 # count runs its cases (this script again, with --worker).
 import os
@@ -63,8 +64,10 @@ def worker(cases_file):
             moved = (messages > 0) == (comm.size > 1 and case["swaps"])
             status = "ok" if same and moved else "FAIL"
             failed += status != "ok"
+            grid = "x".join(map(str, dec.for_ranks(comm.size).grid))
             print(f"{status} {case['label']} on {comm.size} ranks, grid "
-                  f"{'x'.join(map(str, dec.grid))}{' OpenMP' if case['openmp'] else ''}"
+                  f"{grid}{' (auto)' if dec.grids else ''}"
+                  f"{' OpenMP' if case['openmp'] else ''}"
                   f"{' GPU code emulated' if case['emulate_gpu'] else ''}, "
                   f"halo depth {case['depth']}"
                   f"{', ' + case['tiling'] + ' inside ranks' if case['tiling'] else ''}"
@@ -154,6 +157,21 @@ def main(workdir):
                             tiling=None, depth=depth, grid=grid, openmp=False,
                             seed=len(programs), emulate_gpu=emulate, overlap=True))
 
+    # grid=auto: one library per program for every rank count.
+    auto = [dict(label="heat3d (grid=auto)", path=examples / "heat3d.mlir", sources=(),
+                 tiling=None, depth=1, openmp=False, emulate_gpu=False, overlap=True),
+            dict(label="damped-wave-o4 (grid=auto)", path=programs[n_examples + 2][1],
+                 sources=(timers,), tiling=None, depth=2, openmp=True, emulate_gpu=False,
+                 overlap=True),
+            dict(label="global position (grid=auto)", path=programs[-1][1], sources=(),
+                 tiling="hex-tile", depth=2, openmp=False, emulate_gpu=False, overlap=False),
+            dict(label="lower-rank coefficients (grid=auto)", path=column, sources=(),
+                 tiling=None, depth=1, openmp=False, emulate_gpu=True, overlap=True)]
+    for i, case in enumerate(auto):
+        case.update(grid="auto", seed=len(programs) + 1 + i)
+        for cases in plan.values():
+            cases.append(case)
+
     def build(case):
         while True:
             try:
@@ -163,6 +181,8 @@ def main(workdir):
                                                  distribute=case["grid"],
                                                  halo_depth=case["depth"],
                                                  overlap=case["overlap"],
+                                                 ranks=list(grids) if case["grid"] == "auto"
+                                                 else None,
                                                  extra_passes=[case["tiling"]]
                                                  if case["tiling"] else [])
                 break
@@ -174,7 +194,9 @@ def main(workdir):
         case["compiled"] = compiled
         case["func"] = next(iter(compiled.signatures))
         case["swaps"] = "dmp.swap" in compiler.prepare_file(
-            str(case["path"]), (f"stencil-distribute=grid={case['grid']} depth={case['depth']}",))
+            str(case["path"]), (f"stencil-distribute=grid={case['grid']} depth={case['depth']}"
+                                + (f" ranks={','.join(map(str, grids))}"
+                                   if case["grid"] == "auto" else ""),))
         return case
 
     def reference(case):
@@ -187,13 +209,14 @@ def main(workdir):
         sig = compiled.signatures[case["func"]]
         values = initial(sig, shapes, case["seed"])
         lib.call(sig.name, *values)
-        out = workdir / f"{Path(case['path']).stem}-reference.npz"
+        out = workdir / f"{Path(case['path']).stem}-{case['seed']}-reference.npz"
         np.savez(out, **{f"arg{i}": v for i, v in enumerate(values)})
         return case["label"], out
 
     with ThreadPoolExecutor(2) as pool:
         for cases in plan.values():
-            list(pool.map(build, cases))
+            list(pool.map(build, [c for c in cases if all(c is not a for a in auto)]))
+        list(pool.map(build, auto))
         first = {}
         for cases in plan.values():
             for c in cases:

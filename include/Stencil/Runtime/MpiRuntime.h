@@ -39,6 +39,16 @@ extern "C" {
  * ranks the program was distributed over. */
 int64_t stencil_mpi_enter(const void *comm, int64_t ranks);
 
+/* grid=auto: the grid MPI_Dims_create chooses for the size of *comm (null:
+ * MPI_COMM_WORLD) over `ndims` dimensions, encoded with 20 bits per
+ * dimension, the first lowest (-1 when a dimension does not fit). Fails like
+ * stencil_mpi_enter without MPI. */
+int64_t stencil_mpi_grid_code(const void *comm, int64_t ndims);
+
+/* grid=auto: fails for the grid `code` encodes, which the program was not
+ * compiled for; `compiled` lists the grids it was. */
+void stencil_mpi_no_grid(int64_t code, int64_t ndims, const char *compiled);
+
 /* This process's rank in the current communicator. */
 int64_t stencil_mpi_rank(void);
 

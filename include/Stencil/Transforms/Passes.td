@@ -210,15 +210,32 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     the others; it is never exchanged (`dmp.field_dims` records its
     dimensions).
 
+    `grid=auto` leaves the grid to the run: for each rank count `P` of
+    `ranks` (default 1 to 8) the function is distributed over the balanced
+    grid MPI_Dims_create gives `P` ranks over `min(3, rank)` dimensions
+    (largest first, trailing 1s dropped) into a private dispatcher
+    `@f_g<grid>` with its copies, and `@f` calls, through
+    `stencil_mpi_grid_code`, the one of the grid MPI_Dims_create chooses
+    for the communicator's size. A rank count whose blocks are too small
+    for the halo (more ranks than points, or an exchange wider than a
+    block) gets no dispatcher (a remark names it); running on it fails
+    with a message listing the compiled grids. `@f` records `dmp.grids`
+    and `dmp.halos` (per compiled grid) instead of `dmp.grid`/`dmp.halo`.
+
     Errors (located): stores of different bounds in one function; `outs`
     applies, combines along a decomposed dimension, external loads and
     stores, lower-rank fields read other than by `stencil.access` or with a
     dimension along two, and calls with fields (not supported yet); more ranks than points in a dimension; a halo
-    exchange wider than the smallest block; a malformed `grid`.
+    exchange wider than the smallest block (with `grid=auto`: for every
+    rank count); a malformed `grid` or `ranks`.
   }];
   let options = [
     Option<"grid", "grid", "std::string", /*default=*/"\"\"",
-           "Ranks per decomposed dimension, as 2x2 (1 to 3 dimensions)">,
+           "Ranks per decomposed dimension, as 2x2 (1 to 3 dimensions), or "
+           "auto: the grid MPI_Dims_create chooses at run time">,
+    ListOption<"ranks", "ranks", "int64_t",
+               "With grid=auto: the rank counts to compile a decomposition "
+               "for (default 1 to 8)">,
     Option<"depth", "depth", "int64_t", /*default=*/"1",
            "Time steps per halo exchange: the halo is deep enough for that "
            "many steps and the overlap is computed redundantly">,

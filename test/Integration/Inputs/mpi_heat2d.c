@@ -1,4 +1,5 @@
-/* Calls examples/heat2d.mlir compiled with --distribute PxQ from C, as
+/* Calls examples/heat2d.mlir compiled with --distribute PxQ (P = Q = 0:
+ * --distribute auto, the grid of MPI_Dims_create) from C, as
  * docs/distributed.md describes: every rank fills its local arrays (its
  * block and the library's halo H, zeros outside the global fields [-1, 65)
  * x [-1, 49)) from the formula of the global fields, calls the
@@ -35,8 +36,14 @@ int main(int argc, char **argv) {
   int64_t halo = atoi(argv[3]);
   MPI_Comm comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-  int rank;
+  int rank, size, dims[2] = {0, 0};
   MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (!grid[0]) {
+    MPI_Dims_create(size, 2, dims);
+    grid[0] = dims[0];
+    grid[1] = dims[1];
+  }
   int64_t c[2] = {rank / grid[1], rank % grid[1]}, lo[2], hi[2], shape[2];
   for (int d = 0; d < 2; ++d) {
     block(n[d], grid[d], c[d], &lo[d], &hi[d]);
