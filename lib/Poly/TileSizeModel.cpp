@@ -88,7 +88,11 @@ mlir::stencil::poly::interiorTileCost(const TileModelProgram &program,
     isl::set point = isl::set(some.sample_point());
     isl::set tile = point.apply(
         isl::manage(isl_map_from_multi_aff(piece.tile.copy())));
-    isl::set tilePoints = piece.points.intersect(tile.preimage(piece.tile));
+    // Fixing the tile fixes the floors of the tile coordinates: found as
+    // equalities, they leave a set without existentials, which halves the
+    // cost of counting what it reaches.
+    isl::set tilePoints =
+        piece.points.intersect(tile.preimage(piece.tile)).detect_equalities();
     isl::union_set instances =
         isl::union_set(tilePoints).preimage(program.canonical);
 
