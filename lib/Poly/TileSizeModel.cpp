@@ -13,6 +13,14 @@
 //   footprint  bytes of every element the tile touches (must stay in cache
 //              for the loads to be loaded once).
 //
+// isl gives the tile and, per canonical time step, the instances of each
+// statement and the elements each access reaches. For stencils these are
+// boxes (a tile's slice at one time is a box, an access a translation, a
+// time level fixed by the step), and the elements are counted in dense
+// arrays of first read and first write times; anything else is counted by
+// isl's own enumeration (isl_set_count_val over the elements' relations),
+// which gives the same figures, slower.
+//
 // The search goes one parameter at a time (h, then w0, then the classical
 // widths, repeated while it improves) from the fixed defaults, over the
 // values each tiling allows.
@@ -26,6 +34,8 @@
 
 #include <fstream>
 #include <functional>
+#include <limits>
+#include <vector>
 #include <map>
 
 using namespace mlir::stencil::poly;
@@ -67,12 +77,249 @@ std::string pointNames(unsigned n) {
   return list;
 }
 
+/// A box of integer points, bounds inclusive.
+struct Box {
+  SmallVector<int64_t> lo, hi;
+  int64_t volume() const {
+    int64_t v = 1;
+    for (auto [l, h] : llvm::zip(lo, hi))
+      v *= h - l + 1;
+    return v;
+  }
+};
+
+/// `set` as a box, when it is one (and not empty).
+std::optional<Box> asBox(const isl::set &set) {
+  unsigned n = isl_set_dim(set.get(), isl_dim_set);
+  Box box;
+  isl::set hull = isl::manage(isl_set_universe(isl_set_get_space(set.get())));
+  for (unsigned d = 0; d < n; ++d) {
+    isl::val lo = isl::manage(isl_set_dim_min_val(set.copy(), d));
+    isl::val hi = isl::manage(isl_set_dim_max_val(set.copy(), d));
+    if (lo.is_null() || hi.is_null() || !lo.is_int() || !hi.is_int())
+      return std::nullopt;
+    box.lo.push_back(lo.get_num_si());
+    box.hi.push_back(hi.get_num_si());
+    if (box.lo.back() > box.hi.back())
+      return std::nullopt;
+    hull = isl::manage(
+        isl_set_lower_bound_si(hull.release(), isl_dim_set, d, box.lo.back()));
+    hull = isl::manage(
+        isl_set_upper_bound_si(hull.release(), isl_dim_set, d, box.hi.back()));
+  }
+  if (!hull.is_subset(set))
+    return std::nullopt;
+  return box;
+}
+
+/// An access whose every element coordinate depends, besides the time
+/// (fixed in a slice), on at most one space coordinate, with coefficient 1
+/// or -1: the image of a box is the box of the images of its two corners.
+struct SeparableAccess {
+  isl::space domain;
+  SmallVector<isl::pw_aff> coordinates;
+  std::string array;
+  bool write;
+};
+
+std::optional<SeparableAccess> separable(const isl::map &access, bool write) {
+  isl::pw_multi_aff f = isl::manage(isl_map_as_pw_multi_aff(access.copy()));
+  if (f.is_null())
+    return std::nullopt;
+  unsigned inputs = isl_pw_multi_aff_dim(f.get(), isl_dim_in);
+  // Pieces may split on the time only (time levels); no coordinate may
+  // involve a space dimension inside a division (a modulo is not monotone)
+  // nor two of them.
+  auto piece = [](isl_set *set, isl_multi_aff *ma, void *user) -> isl_stat {
+    unsigned n = *static_cast<unsigned *>(user);
+    bool ok = !isl_set_involves_dims(set, isl_dim_set, 1, n - 1);
+    for (int j = 0; ok && j < int(isl_multi_aff_size(ma)); ++j) {
+      isl_aff *aff = isl_multi_aff_get_at(ma, j);
+      // A space coordinate enters with coefficient 1 or -1 (a stride would
+      // leave holes in the image of a box).
+      unsigned involved = 0;
+      for (unsigned i = 1; i < n; ++i) {
+        if (isl_aff_involves_dims(aff, isl_dim_in, i, 1) != isl_bool_true)
+          continue;
+        ++involved;
+        isl_val *c = isl_aff_get_coefficient_val(aff, isl_dim_in, i);
+        ok = ok && (isl_val_is_one(c) || isl_val_is_negone(c));
+        isl_val_free(c);
+      }
+      for (int k = 0; ok && k < isl_aff_dim(aff, isl_dim_div); ++k) {
+        isl_aff *div = isl_aff_get_div(aff, k);
+        ok = !isl_aff_involves_dims(div, isl_dim_in, 1, n - 1);
+        isl_aff_free(div);
+      }
+      ok = ok && involved <= 1;
+      isl_aff_free(aff);
+    }
+    isl_set_free(set);
+    isl_multi_aff_free(ma);
+    return ok ? isl_stat_ok : isl_stat_error;
+  };
+  if (isl_pw_multi_aff_foreach_piece(f.get(), piece, &inputs) < 0)
+    return std::nullopt;
+  SeparableAccess result{access.domain().space(), {}, rangeName(access),
+                         write};
+  for (int j = 0; j < isl_pw_multi_aff_dim(f.get(), isl_dim_out); ++j)
+    result.coordinates.push_back(
+        isl::manage(isl_pw_multi_aff_get_pw_aff(f.get(), j)));
+  return result;
+}
+
+/// The box of elements `access` reaches from the instances in `box`.
+std::optional<Box> image(const SeparableAccess &access, const Box &box) {
+  auto corner = [&](llvm::ArrayRef<int64_t> at) {
+    isl_point *point = isl_point_zero(access.domain.copy());
+    for (auto [d, v] : llvm::enumerate(at))
+      point = isl_point_set_coordinate_val(
+          point, isl_dim_set, d,
+          isl_val_int_from_si(isl_point_get_ctx(point), v));
+    return isl::manage(point);
+  };
+  isl::point lo = corner(box.lo), hi = corner(box.hi);
+  Box result;
+  for (const isl::pw_aff &c : access.coordinates) {
+    isl::val a = isl::manage(isl_pw_aff_eval(c.copy(), lo.copy()));
+    isl::val b = isl::manage(isl_pw_aff_eval(c.copy(), hi.copy()));
+    if (a.is_null() || b.is_null() || !a.is_int() || !b.is_int())
+      return std::nullopt;
+    result.lo.push_back(std::min(a.get_num_si(), b.get_num_si()));
+    result.hi.push_back(std::max(a.get_num_si(), b.get_num_si()));
+  }
+  return result;
+}
+
+/// What one array of a tile is accessed on: boxes of elements, each with
+/// the canonical time of the access.
+struct ArrayBoxes {
+  SmallVector<std::pair<int64_t, Box>> reads, writes;
+};
+
+/// The tile's figures from the boxes each access reaches per canonical
+/// time step (see the file comment); nothing when some set is not a box or
+/// an array's bounding box is too large to hold.
+std::optional<TileCost> boxTileCost(const TileModelProgram &program,
+                                    const isl::set &tilePoints) {
+  isl::val first = isl::manage(isl_set_dim_min_val(tilePoints.copy(), 0));
+  isl::val last = isl::manage(isl_set_dim_max_val(tilePoints.copy(), 0));
+  if (first.is_null() || last.is_null() || !first.is_int() || !last.is_int())
+    return std::nullopt;
+  SmallVector<SeparableAccess> accesses;
+  for (auto [list, write] : {std::make_pair(&program.reads, false),
+                             std::make_pair(&program.writes, true)})
+    for (const isl::map &access : *list) {
+      std::optional<SeparableAccess> a = separable(access, write);
+      if (!a)
+        return std::nullopt;
+      accesses.push_back(std::move(*a));
+    }
+  TileCost cost;
+  llvm::StringMap<ArrayBoxes> arrays;
+  for (int64_t time = first.get_num_si(); time <= last.get_num_si(); ++time) {
+    isl::set slice = isl::manage(
+        isl_set_fix_si(tilePoints.copy(), isl_dim_set, 0, time));
+    isl::union_set instances =
+        isl::union_set(slice).preimage(program.canonical);
+    isl::set_list list = instances.set_list();
+    for (unsigned i = 0; i < unsigned(list.size()); ++i) {
+      isl::set mine = list.at(i).detect_equalities();
+      if (mine.is_empty())
+        continue;
+      std::optional<Box> box = asBox(mine);
+      if (!box)
+        return std::nullopt;
+      cost.updates += box->volume();
+      isl::space space = mine.space();
+      for (const SeparableAccess &access : accesses) {
+        if (!access.domain.is_equal(space))
+          continue;
+        std::optional<Box> elements = image(access, *box);
+        if (!elements)
+          return std::nullopt;
+        ArrayBoxes &a = arrays[access.array];
+        (access.write ? a.writes : a.reads).push_back({time, *elements});
+      }
+    }
+  }
+  for (auto &entry : arrays) {
+    ArrayBoxes &a = entry.second;
+    // The arrays of first read and first write times over the bounding box
+    // of everything the tile touches of the array.
+    Box all;
+    for (auto *list : {&a.reads, &a.writes})
+      for (auto &[time, box] : *list) {
+        if (all.lo.empty()) {
+          all = box;
+          continue;
+        }
+        for (unsigned d = 0; d < box.lo.size(); ++d) {
+          all.lo[d] = std::min(all.lo[d], box.lo[d]);
+          all.hi[d] = std::max(all.hi[d], box.hi[d]);
+        }
+      }
+    int64_t size = all.volume();
+    if (size > (int64_t(1) << 26))
+      return std::nullopt;
+    // Times relative to the tile's first (a tile spans few steps).
+    constexpr int32_t never = std::numeric_limits<int32_t>::max();
+    std::vector<int32_t> firstRead(size, never), firstWrite(size, never);
+    unsigned n = all.lo.size();
+    auto mark = [&](std::vector<int32_t> &firsts, int64_t absolute,
+                    const Box &box) {
+      int32_t time = int32_t(absolute - first.get_num_si());
+      // Row by row along the last dimension (contiguous).
+      SmallVector<int64_t> at(box.lo);
+      int64_t row = box.hi[n - 1] - box.lo[n - 1] + 1;
+      while (true) {
+        int64_t offset = 0;
+        for (unsigned d = 0; d < n; ++d)
+          offset = offset * (all.hi[d] - all.lo[d] + 1) + (at[d] - all.lo[d]);
+        int32_t *p = firsts.data() + offset;
+        for (int64_t j = 0; j < row; ++j)
+          p[j] = std::min(p[j], time);
+        int d = int(n) - 2;
+        for (; d >= 0; --d) {
+          if (++at[d] <= box.hi[d])
+            break;
+          at[d] = box.lo[d];
+        }
+        if (d < 0)
+          return;
+      }
+    };
+    for (auto &[time, box] : a.reads)
+      mark(firstRead, time, box);
+    for (auto &[time, box] : a.writes)
+      mark(firstWrite, time, box);
+    int64_t read = 0, written = 0, writtenFirst = 0, touched = 0;
+    for (int64_t e = 0; e < size; ++e) {
+      bool r = firstRead[e] != never, w = firstWrite[e] != never;
+      read += r;
+      written += w;
+      touched += r || w;
+      writtenFirst += r && firstWrite[e] < firstRead[e];
+    }
+    auto bytes = program.elementBytes.find(entry.first());
+    int64_t elementBytes =
+        bytes == program.elementBytes.end() ? int64_t(8) : bytes->second;
+    cost.loads += read - writtenFirst;
+    cost.stores += written;
+    cost.footprintBytes += (read ? touched : written) * elementBytes;
+  }
+  if (cost.updates <= 0)
+    return std::nullopt;
+  return cost;
+}
+
 } // namespace
 
 std::optional<TileCost>
 mlir::stencil::poly::interiorTileCost(const TileModelProgram &program,
                                       const TilePiece &piece,
-                                      unsigned numSpaceDims) {
+                                      unsigned numSpaceDims,
+                                      TileCounting counting) {
   try {
     isl::ctx ctx = piece.points.ctx();
     std::string x = pointNames(numSpaceDims);
@@ -93,6 +340,9 @@ mlir::stencil::poly::interiorTileCost(const TileModelProgram &program,
     // cost of counting what it reaches.
     isl::set tilePoints =
         piece.points.intersect(tile.preimage(piece.tile)).detect_equalities();
+    if (counting == TileCounting::Boxes)
+      if (std::optional<TileCost> cost = boxTileCost(program, tilePoints))
+        return cost;
     isl::union_set instances =
         isl::union_set(tilePoints).preimage(program.canonical);
 

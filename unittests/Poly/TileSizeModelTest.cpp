@@ -155,6 +155,10 @@ TEST(TileSizeModel, HexagonCountsMatchASimulation) {
         std::optional<TileCost> model = interiorTileCost(program, piece, 1);
         ASSERT_TRUE(model);
         expectSame(*model, simulate(program, piece, statements));
+        std::optional<TileCost> isl =
+            interiorTileCost(program, piece, 1, TileCounting::Isl);
+        ASSERT_TRUE(isl);
+        expectSame(*isl, simulate(program, piece, statements));
         // A full hexagon: loads and stores far fewer than updates.
         EXPECT_LT(model->loads + model->stores, 2 * model->updates);
       }
@@ -174,6 +178,30 @@ TEST(TileSizeModel, SplitCountsMatchASimulation) {
     std::optional<TileCost> model = interiorTileCost(program, piece, 1);
     ASSERT_TRUE(model);
     expectSame(*model, simulate(program, piece, 1));
+    std::optional<TileCost> isl =
+        interiorTileCost(program, piece, 1, TileCounting::Isl);
+    ASSERT_TRUE(isl);
+    expectSame(*isl, simulate(program, piece, 1));
+  }
+}
+
+// Accesses whose images are not boxes (a stride, a mirror, a coordinate
+// from two space dimensions) are counted by isl, the same as a simulation.
+TEST(TileSizeModel, AccessesOtherThanTranslationsMatchASimulation) {
+  Ctx c;
+  isl::ctx ctx = c.get();
+  for (const char *odd : {"{ S0[t, s] -> B[2s + 1] }", "{ S0[t, s] -> B[-s] }",
+                          "{ S0[t, s] -> B[s mod 3] }"}) {
+    TileModelProgram program = jacobi(ctx, 1);
+    program.reads.push_back(isl::map(ctx, odd));
+    HybridTilingOptions options;
+    options.sizes.h = 3;
+    options.sizes.widths = {5};
+    for (const TilePiece &piece : hybridTilePieces(ctx, unitCone(), options)) {
+      std::optional<TileCost> model = interiorTileCost(program, piece, 1);
+      ASSERT_TRUE(model) << odd;
+      expectSame(*model, simulate(program, piece, 1));
+    }
   }
 }
 

@@ -49,11 +49,18 @@ struct TileCost {
   }
 };
 
+/// How a tile's elements are counted: per time step in boxes where the
+/// tile's slices and the accesses' images are boxes (stencils), isl's
+/// enumeration otherwise; or by isl's enumeration always (the same
+/// figures; tests compare the two).
+enum class TileCounting { Boxes, Isl };
+
 /// The cost of a full tile of `piece` (the tiling is periodic: any tile far
 /// from the origin is one). Nothing when isl fails or the tile is empty.
-std::optional<TileCost> interiorTileCost(const TileModelProgram &program,
-                                         const TilePiece &piece,
-                                         unsigned numSpaceDims);
+std::optional<TileCost>
+interiorTileCost(const TileModelProgram &program, const TilePiece &piece,
+                 unsigned numSpaceDims,
+                 TileCounting counting = TileCounting::Boxes);
 
 /// Half the host's per-core L2 cache (Linux sysfs), or 512 KiB when it is
 /// unknown: the default budget of the models.
