@@ -35,8 +35,8 @@
 #include <fstream>
 #include <functional>
 #include <limits>
-#include <vector>
 #include <map>
+#include <vector>
 
 using namespace mlir::stencil::poly;
 using llvm::SmallVector;
@@ -160,8 +160,7 @@ std::optional<SeparableAccess> separable(const isl::map &access, bool write) {
   };
   if (isl_pw_multi_aff_foreach_piece(f.get(), piece, &inputs) < 0)
     return std::nullopt;
-  SeparableAccess result{access.domain().space(), {}, rangeName(access),
-                         write};
+  SeparableAccess result{access.domain().space(), {}, rangeName(access), write};
   for (int j = 0; j < isl_pw_multi_aff_dim(f.get(), isl_dim_out); ++j)
     result.coordinates.push_back(
         isl::manage(isl_pw_multi_aff_get_pw_aff(f.get(), j)));
@@ -218,8 +217,8 @@ std::optional<TileCost> boxTileCost(const TileModelProgram &program,
   TileCost cost;
   llvm::StringMap<ArrayBoxes> arrays;
   for (int64_t time = first.get_num_si(); time <= last.get_num_si(); ++time) {
-    isl::set slice = isl::manage(
-        isl_set_fix_si(tilePoints.copy(), isl_dim_set, 0, time));
+    isl::set slice =
+        isl::manage(isl_set_fix_si(tilePoints.copy(), isl_dim_set, 0, time));
     isl::union_set instances =
         isl::union_set(slice).preimage(program.canonical);
     isl::set_list list = instances.set_list();
@@ -315,11 +314,9 @@ std::optional<TileCost> boxTileCost(const TileModelProgram &program,
 
 } // namespace
 
-std::optional<TileCost>
-mlir::stencil::poly::interiorTileCost(const TileModelProgram &program,
-                                      const TilePiece &piece,
-                                      unsigned numSpaceDims,
-                                      TileCounting counting) {
+std::optional<TileCost> mlir::stencil::poly::interiorTileCost(
+    const TileModelProgram &program, const TilePiece &piece,
+    unsigned numSpaceDims, TileCounting counting) {
   try {
     isl::ctx ctx = piece.points.ctx();
     std::string x = pointNames(numSpaceDims);

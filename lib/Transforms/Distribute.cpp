@@ -514,7 +514,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   unsigned k = topology.size();
   if (k > domain.getRank())
     return func.emitOpError("is over a ")
-           << domain.getRank() << "-dimensional domain: grid=" << gridText(topology)
+           << domain.getRank()
+           << "-dimensional domain: grid=" << gridText(topology)
            << " decomposes " << k << " dimensions";
   if (failed(checkSupported(func, domain, k)))
     return failure();
@@ -721,8 +722,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
         Value field = in.firstLoad.getField();
         auto swap = dmp::SwapOp::create(b, in.firstLoad.getLoc(), Type(),
                                         field, strategy, b.getArrayAttr({}));
-        pending.push_back({swap, in.firstLoad, coreLb, coreUb, minBlock,
-                           in.lb, in.ub, slot++, currentAutoGrid()});
+        pending.push_back({swap, in.firstLoad, coreLb, coreUb, minBlock, in.lb,
+                           in.ub, slot++, currentAutoGrid()});
         slots = std::max(slots, slot);
       }
     }
@@ -759,8 +760,9 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
       auto swap = dmp::SwapOp::create(b, load.getLoc(), Type(),
                                       load.getField(), strategy,
                                       b.getArrayAttr({}));
-      pending.push_back(
-          {swap, load, coreLb, coreUb, minBlock, {}, {}, -1, currentAutoGrid()});
+      PendingSwap p{swap, load, coreLb, coreUb, minBlock};
+      p.autoGrid = currentAutoGrid();
+      pending.push_back(std::move(p));
     });
   }
 
@@ -1112,17 +1114,16 @@ LogicalResult StencilDistributePass::distributeAuto(func::FuncOp func) {
     if (llvm::is_contained(grids, grid))
       continue;
     grids.push_back(grid);
-    auto tooMany = llvm::find_if(llvm::seq<unsigned>(0, grid.size()),
-                                 [&](unsigned d) {
-                                   return grid[d] > domain->getUb()[d] -
-                                                        domain->getLb()[d];
-                                 });
-    if (tooMany != llvm::seq<unsigned>(0, grid.size()).end()) {
-      int64_t points = domain->getUb()[*tooMany] - domain->getLb()[*tooMany];
-      autoGrids.push_back({func, nullptr, grid, {},
-                           std::to_string(grid[*tooMany]) + " ranks for " +
-                               std::to_string(points) + " points in dimension " +
-                               std::to_string(*tooMany)});
+    std::string tooMany;
+    for (unsigned d = 0; d < grid.size() && tooMany.empty(); ++d) {
+      int64_t points = domain->getUb()[d] - domain->getLb()[d];
+      if (grid[d] > points)
+        tooMany = std::to_string(grid[d]) + " ranks for " +
+                  std::to_string(points) + " points in dimension " +
+                  std::to_string(d);
+    }
+    if (!tooMany.empty()) {
+      autoGrids.push_back({func, nullptr, grid, {}, tooMany});
       continue;
     }
     auto clone = cast<func::FuncOp>(OpBuilder(func).clone(*func));
@@ -1166,7 +1167,8 @@ LogicalResult StencilDistributePass::dispatchAuto() {
     std::string compiled, skipped;
     for (AutoGrid &g : grids) {
       int64_t n = dmp::TopoAttr::get(ctx, g.grid).getNumRanks();
-      std::string what = std::to_string(n) + " ranks (" + gridText(g.grid) + ")";
+      std::string what =
+          std::to_string(n) + " ranks (" + gridText(g.grid) + ")";
       if (!g.dropped.empty()) {
         skipped += (skipped.empty() ? "" : "; ") + what + ": " + g.dropped;
         if (g.dispatcher) {
@@ -1201,8 +1203,8 @@ LogicalResult StencilDistributePass::dispatchAuto() {
     func.setType(first.getFunctionType());
     if (ArrayAttr argAttrs = first.getAllArgAttrs())
       func.setAllArgAttrs(argAttrs);
-    for (StringRef name : {"dmp.core_lb", "dmp.core_ub", "dmp.fields",
-                           "dmp.field_dims"})
+    for (StringRef name :
+         {"dmp.core_lb", "dmp.core_ub", "dmp.fields", "dmp.field_dims"})
       if (Attribute attr = first->getAttr(name))
         func->setAttr(name, attr);
     func->setAttr("dmp.grids", b.getArrayAttr(gridAttrs));
@@ -1231,11 +1233,12 @@ LogicalResult StencilDistributePass::dispatchAuto() {
       func::CallOp::create(cb, loc, g->dispatcher, entry->getArguments());
       scf::YieldOp::create(cb, loc);
     }
-    OpBuilder db = OpBuilder::atBlockBegin(&sw.getDefaultRegion().emplaceBlock());
+    OpBuilder db =
+        OpBuilder::atBlockBegin(&sw.getDefaultRegion().emplaceBlock());
     compiled.push_back('\0');
-    Value list = LLVM::createGlobalString(
-        loc, db, (func.getSymName() + "_grids").str(), compiled,
-        LLVM::Linkage::Internal);
+    Value list =
+        LLVM::createGlobalString(loc, db, (func.getSymName() + "_grids").str(),
+                                 compiled, LLVM::Linkage::Internal);
     func::CallOp::create(db, loc, "stencil_mpi_no_grid", TypeRange{},
                          ValueRange{code, ndims, list});
     scf::YieldOp::create(db, loc);
