@@ -196,6 +196,47 @@ struct ArrayBoxes {
   SmallVector<std::pair<int64_t, Box>> reads, writes;
 };
 
+/// Merges, among the boxes of each time step (the list is in time order),
+/// any two that agree in all dimensions but one and overlap or touch in
+/// that one: their union is a box. A star stencil's boxes become one per
+/// axis, a full cube's one.
+void mergeBoxes(SmallVector<std::pair<int64_t, Box>> &list) {
+  auto mergeable = [](const Box &a, const Box &b) {
+    unsigned differ = 0;
+    for (unsigned d = 0; d < a.lo.size(); ++d) {
+      if (a.lo[d] == b.lo[d] && a.hi[d] == b.hi[d])
+        continue;
+      if (++differ > 1 || a.lo[d] > b.hi[d] + 1 || b.lo[d] > a.hi[d] + 1)
+        return false;
+    }
+    return true;
+  };
+  SmallVector<std::pair<int64_t, Box>> merged;
+  for (size_t i = 0; i < list.size();) {
+    int64_t time = list[i].first;
+    SmallVector<Box> group;
+    for (; i < list.size() && list[i].first == time; ++i)
+      group.push_back(list[i].second);
+    for (bool again = true; again;) {
+      again = false;
+      for (size_t a = 0; a < group.size() && !again; ++a)
+        for (size_t b = a + 1; b < group.size() && !again; ++b) {
+          if (!mergeable(group[a], group[b]))
+            continue;
+          for (unsigned d = 0; d < group[a].lo.size(); ++d) {
+            group[a].lo[d] = std::min(group[a].lo[d], group[b].lo[d]);
+            group[a].hi[d] = std::max(group[a].hi[d], group[b].hi[d]);
+          }
+          group.erase(group.begin() + b);
+          again = true;
+        }
+    }
+    for (Box &box : group)
+      merged.push_back({time, std::move(box)});
+  }
+  list = std::move(merged);
+}
+
 /// The tile's figures from the boxes each access reaches per canonical
 /// time step (see the file comment); nothing when some set is not a box or
 /// an array's bounding box is too large to hold.
@@ -244,6 +285,8 @@ std::optional<TileCost> boxTileCost(const TileModelProgram &program,
   }
   for (auto &entry : arrays) {
     ArrayBoxes &a = entry.second;
+    mergeBoxes(a.reads);
+    mergeBoxes(a.writes);
     // The arrays of first read and first write times over the bounding box
     // of everything the tile touches of the array.
     Box all;
