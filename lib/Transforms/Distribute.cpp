@@ -54,29 +54,48 @@ struct BlockSplit {
   int64_t base, remainder;
 };
 
-/// The blocks of one dimension that need different code: their size and,
-/// with deep halos, whether they lie at either end of the grid (no
-/// neighbour there, so nothing computed beyond the block on that side).
+/// The blocks of one dimension that need different code: their size,
+/// with deep halos whether they lie at either end of the grid (no
+/// neighbour there, so nothing computed beyond the block on that side),
+/// and, for each store box narrower than the domain in that dimension, the
+/// part of the block it covers (relative to the block's start; {0, 0} for
+/// none).
 struct BlockClass {
   int64_t size;
   bool low, high;
+  SmallVector<std::pair<int64_t, int64_t>> clips;
   bool operator==(const BlockClass &o) const {
-    return size == o.size && low == o.low && high == o.high;
+    return size == o.size && low == o.low && high == o.high && clips == o.clips;
   }
 };
 
 /// The classes of the `ranks` blocks of a dimension, in coordinate order of
-/// first appearance.
-SmallVector<BlockClass> blockClasses(const BlockSplit &split, int64_t ranks,
-                                     bool edges) {
+/// first appearance, and the class of each coordinate. `narrower`: the
+/// intervals of the store boxes narrower than the domain there, relative to
+/// the domain's start.
+std::pair<SmallVector<BlockClass>, SmallVector<unsigned>>
+blockClasses(const BlockSplit &split, int64_t ranks, bool edges,
+             ArrayRef<std::pair<int64_t, int64_t>> narrower) {
   SmallVector<BlockClass> classes;
+  SmallVector<unsigned> classOf;
   for (int64_t c = 0; c < ranks; ++c) {
-    BlockClass cls{split.base + (c < split.remainder), edges && c == 0,
-                   edges && c == ranks - 1};
-    if (!llvm::is_contained(classes, cls))
+    BlockClass cls{split.base + (c < split.remainder),
+                   edges && c == 0,
+                   edges && c == ranks - 1,
+                   {}};
+    int64_t start = c * split.base + std::min(c, split.remainder);
+    for (auto [lo, hi] : narrower) {
+      int64_t from = std::max(lo, start) - start;
+      int64_t to = std::min(hi, start + cls.size) - start;
+      cls.clips.push_back(from < to ? std::make_pair(from, to)
+                                    : std::make_pair(int64_t(0), int64_t(0)));
+    }
+    auto *it = llvm::find(classes, cls);
+    classOf.push_back(it - classes.begin());
+    if (it == classes.end())
       classes.push_back(cls);
   }
-  return classes;
+  return {classes, classOf};
 }
 
 /// The grid MPI_Dims_create gives `ranks` ranks over `dims` dimensions:
@@ -112,10 +131,12 @@ std::string gridText(ArrayRef<int64_t> grid) {
   return text;
 }
 
-/// The function's domain: the bounds all its stores share.
-FailureOr<BoundsAttr> storeDomain(func::FuncOp func) {
+/// The function's domain: the smallest box holding every store's bounds
+/// (`boxes`: the distinct bounds of the stores).
+FailureOr<BoundsAttr>
+storeDomain(func::FuncOp func, SmallVectorImpl<BoundsAttr> *boxes = nullptr) {
   StoreOp first;
-  BoundsAttr domain;
+  SmallVector<int64_t> lb, ub;
   WalkResult walk = func.walk([&](Operation *op) {
     if (auto apply = dyn_cast<ApplyOp>(op); apply && !apply.getDest().empty()) {
       apply.emitOpError("writes fields directly (`outs`), which "
@@ -125,25 +146,32 @@ FailureOr<BoundsAttr> storeDomain(func::FuncOp func) {
     auto store = dyn_cast<StoreOp>(op);
     if (!store)
       return WalkResult::advance();
+    BoundsAttr bounds = store.getBounds();
+    if (boxes && !llvm::is_contained(*boxes, bounds))
+      boxes->push_back(bounds);
     if (!first) {
       first = store;
-      domain = store.getBounds();
+      lb.assign(bounds.getLb().begin(), bounds.getLb().end());
+      ub.assign(bounds.getUb().begin(), bounds.getUb().end());
       return WalkResult::advance();
     }
-    if (store.getBounds() == domain)
-      return WalkResult::advance();
-    store.emitOpError("writes other bounds than an earlier store: "
-                      "--stencil-distribute needs every store of a function "
-                      "to write the same box")
-            .attachNote(first.getLoc())
-        << "the earlier store";
-    return WalkResult::interrupt();
+    if (bounds.getRank() != lb.size()) {
+      store.emitOpError("writes a box of another rank than an earlier store")
+              .attachNote(first.getLoc())
+          << "the earlier store";
+      return WalkResult::interrupt();
+    }
+    for (unsigned d = 0; d < lb.size(); ++d) {
+      lb[d] = std::min(lb[d], bounds.getLb()[d]);
+      ub[d] = std::max(ub[d], bounds.getUb()[d]);
+    }
+    return WalkResult::advance();
   });
   if (walk.wasInterrupted())
     return failure();
   if (!first)
     return func.emitOpError("stores nothing: there is nothing to distribute");
-  return domain;
+  return BoundsAttr::get(func.getContext(), lb, ub);
 }
 
 /// Whether `func` reads the grid position of a decomposed dimension.
@@ -433,7 +461,16 @@ private:
     int64_t slot = -1;
     /// With grid=auto: the index of its grid in `autoGrids`.
     int64_t autoGrid = -1;
+    /// A swap of every step: its load's number, the same in every copy, and
+    /// the box the swaps of that number read in any copy. Partners must
+    /// move the same boxes; with stores narrower than the domain the
+    /// copies at the ends of the grid read less (a store's part of the
+    /// first block can start inside it).
+    int64_t shallowSlot = -1;
+    SmallVector<int64_t> readLb, readUb;
   };
+  /// Loads get numbers for their swaps from here on.
+  int64_t nextShallowSlot = 0;
   /// grid=auto: one decomposition of a function, its dispatcher
   /// `@f_g<grid>` and copies, and why it was dropped (blocks too small).
   struct AutoGrid {
@@ -507,10 +544,27 @@ LogicalResult StencilDistributePass::parseOptions() {
 }
 
 LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
-  FailureOr<BoundsAttr> domainOr = storeDomain(func);
+  SmallVector<BoundsAttr> storeBoxes;
+  FailureOr<BoundsAttr> domainOr = storeDomain(func, &storeBoxes);
   if (failed(domainOr))
     return failure();
   BoundsAttr domain = *domainOr;
+  // Stores of boxes narrower than the domain write, on each rank, their
+  // box's part of its block.
+  SmallVector<BoundsAttr> narrower = llvm::to_vector(llvm::make_filter_range(
+      storeBoxes, [&](BoundsAttr b) { return b != domain; }));
+  auto firstNarrower = [&]() {
+    StoreOp store;
+    func.walk([&](StoreOp op) {
+      if (!store && op.getBounds() != domain)
+        store = op;
+    });
+    return store;
+  };
+  if (!narrower.empty() && depth > 1)
+    return firstNarrower().emitOpError(
+        "writes a box narrower than the function's other stores: deep halos "
+        "(depth > 1) need every store of a function to write the same box");
   unsigned k = topology.size();
   if (k > domain.getRank())
     return func.emitOpError("is over a ")
@@ -594,9 +648,48 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
 
   // The variants: every combination of the block classes of the
   // dimensions, numbered with the first dimension's class slowest.
-  std::vector<SmallVector<BlockClass, 4>> classes;
-  for (unsigned d = 0; d < k; ++d)
-    classes.push_back(blockClasses(splits[d], topology[d], depth > 1));
+  std::vector<SmallVector<BlockClass>> classes;
+  std::vector<SmallVector<unsigned>> classOf;
+  // Whether a dimension's classes differ in what narrower stores cover.
+  SmallVector<bool> clipped;
+  for (unsigned d = 0; d < k; ++d) {
+    SmallVector<std::pair<int64_t, int64_t>> intervals;
+    for (BoundsAttr b : narrower)
+      intervals.push_back(
+          {b.getLb()[d] - domain.getLb()[d], b.getUb()[d] - domain.getLb()[d]});
+    auto [dimClasses, dimClassOf] =
+        blockClasses(splits[d], topology[d], depth > 1, intervals);
+    // Every rank writes part of every store (a rank without it would skip
+    // exchanges its neighbours post).
+    for (const BlockClass &cls : dimClasses)
+      for (auto [j, clip] : llvm::enumerate(cls.clips))
+        if (clip.first == clip.second) {
+          std::string box = "[" + std::to_string(narrower[j].getLb()[d]) +
+                            ", " + std::to_string(narrower[j].getUb()[d]) +
+                            ") in dimension " + std::to_string(d);
+          if (currentAutoGrid() >= 0) {
+            autoGrids.back().dropped =
+                "a store of " + box + " misses the blocks of some ranks";
+            lastCopies.clear();
+            return success();
+          }
+          StoreOp store;
+          func.walk([&](StoreOp op) {
+            if (!store && op.getBounds() == narrower[j])
+              store = op;
+          });
+          return store.emitOpError("writes ")
+                 << box << ", which misses the blocks of some ranks of grid="
+                 << gridText(topology)
+                 << ": every rank's block must meet every store's box (use "
+                    "fewer ranks)";
+        }
+    clipped.push_back(llvm::any_of(dimClasses, [&](const BlockClass &c) {
+      return c.clips != dimClasses.front().clips;
+    }));
+    classes.push_back(std::move(dimClasses));
+    classOf.push_back(std::move(dimClassOf));
+  }
   std::vector<SmallVector<BlockClass, 3>> variants{{}};
   for (const auto &dimClasses : classes) {
     std::vector<SmallVector<BlockClass, 3>> next;
@@ -629,9 +722,13 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     SmallVector<int64_t> sizes = llvm::map_to_vector(
         variant, [](const BlockClass &c) { return c.size; });
     std::string name = (func.getSymName() + "_dmp").str();
-    for (auto [d, cls] : llvm::enumerate(variant))
+    for (auto [d, cls] : llvm::enumerate(variant)) {
       name += (d ? "x" : "_") + std::to_string(cls.size) +
               (cls.low ? "l" : "") + (cls.high ? "h" : "");
+      if (clipped[d]) // classes of one size that narrower stores tell apart
+        name += "c" + std::to_string(llvm::find(classes[d], cls) -
+                                     classes[d].begin());
+    }
     copy.setSymName(name);
     copy.setPrivate();
     copy->removeAttr("llvm.emit_c_interface");
@@ -641,6 +738,16 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     for (unsigned d = 0; d < k; ++d)
       coreUb[d] = domain.getLb()[d] + sizes[d];
     auto localDomain = BoundsAttr::get(ctx, coreLb, coreUb);
+    // A narrower store writes its box's part of the block.
+    DenseMap<Attribute, BoundsAttr> localBoxes;
+    for (auto [j, box] : llvm::enumerate(narrower)) {
+      SmallVector<int64_t> l(box.getLb()), u(box.getUb());
+      for (unsigned d = 0; d < k; ++d) {
+        l[d] = domain.getLb()[d] + variant[d].clips[j].first;
+        u[d] = domain.getLb()[d] + variant[d].clips[j].second;
+      }
+      localBoxes[box] = BoundsAttr::get(ctx, l, u);
+    }
     AttrTypeReplacer replacer;
     replacer.addReplacement([&](FieldType t) -> std::optional<Type> {
       // (Lower-rank fields: retypeLowerRank, by the dimensions they lie
@@ -656,6 +763,8 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     replacer.addReplacement([&](BoundsAttr b) -> std::optional<Attribute> {
       if (b == domain)
         return localDomain;
+      if (BoundsAttr local = localBoxes.lookup(b))
+        return local;
       return std::nullopt;
     });
     replacer.recursivelyReplaceElementsIn(copy, /*replaceAttrs=*/true,
@@ -749,7 +858,9 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     }
     if (blockLoops)
       llvm::append_range(toRoll, blocked);
+    int64_t loadNumber = nextShallowSlot;
     copy.walk([&](LoadOp load) {
+      int64_t number = loadNumber++;
       if (llvm::any_of(blocks, [&](scf::ForOp block) {
             return block->isAncestor(load);
           }))
@@ -762,6 +873,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
                                       b.getArrayAttr({}));
       PendingSwap p{swap, load, coreLb, coreUb, minBlock};
       p.autoGrid = currentAutoGrid();
+      p.shallowSlot = number;
       pending.push_back(std::move(p));
     });
   }
@@ -769,6 +881,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   // Deep halos: the local fields as wide as the blocks read (and at least
   // the global fields' halos, which the edge ranks hold).
   nextSlot = slots;
+  func.walk([&](LoadOp) { ++nextShallowSlot; });
   if (depth > 1) {
     SmallVector<int64_t> shrink(k);
     for (unsigned d = 0; d < k; ++d) {
@@ -948,6 +1061,21 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
     for (auto [i, cls] : llvm::enumerate(classes[d])) {
       if (!i)
         continue; // class 0 adds nothing
+      if (clipped[d]) {
+        // Narrower stores: the class's coordinates, one by one.
+        Value in;
+        for (auto [c, of] : llvm::enumerate(classOf[d])) {
+          if (of != i)
+            continue;
+          Value is = test(arith::CmpIPredicate::eq, c, true);
+          in = in ? arith::OrIOp::create(b, loc, in, is) : is;
+        }
+        variant = arith::AddIOp::create(
+            b, loc, variant,
+            arith::SelectOp::create(b, loc, in, idx(i * variantStride),
+                                    idx(0)));
+        continue;
+      }
       Value in = test(arith::CmpIPredicate::ult, splits[d].remainder,
                       cls.size == splits[d].base + 1 && splits[d].remainder);
       if (depth > 1) {
@@ -999,7 +1127,7 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
   ArrayRef<int64_t> procGrid = swap.getTopology().getShape();
   unsigned k = procGrid.size(), rank = field.getRank();
   bool deep = !p.boxLb.empty();
-  if (!deep && !temp.hasBounds()) {
+  if (!deep && p.readLb.empty() && !temp.hasBounds()) {
     // Nothing reads the temp (a frontend's load after its last store).
     swap.erase();
     return success();
@@ -1007,8 +1135,12 @@ LogicalResult StencilDistributePass::computeExchanges(const PendingSwap &p) {
   if (!field.hasBounds())
     return load.emitOpError("needs known bounds to exchange its halo");
   // What the exchange must fill: the temp's box, or a deep block's.
-  ArrayRef<int64_t> readLb = deep ? ArrayRef<int64_t>(p.boxLb) : temp.getLb();
-  ArrayRef<int64_t> readUb = deep ? ArrayRef<int64_t>(p.boxUb) : temp.getUb();
+  ArrayRef<int64_t> readLb = deep                ? ArrayRef<int64_t>(p.boxLb)
+                             : !p.readLb.empty() ? ArrayRef<int64_t>(p.readLb)
+                                                 : temp.getLb();
+  ArrayRef<int64_t> readUb = deep                ? ArrayRef<int64_t>(p.boxUb)
+                             : !p.readUb.empty() ? ArrayRef<int64_t>(p.readUb)
+                                                 : temp.getUb();
   SmallVector<int64_t> width(k);
   for (unsigned d = 0; d < k; ++d)
     width[d] = std::max({int64_t(0), coreLb[d] - readLb[d],
@@ -1287,6 +1419,46 @@ void StencilDistributePass::runOnOperation() {
     for (unsigned d = 0; d < p.boxLb.size(); ++d) {
       p.boxLb[d] = p.coreLb[d] - below[d];
       p.boxUb[d] = p.coreUb[d] + above[d];
+    }
+  }
+  // Each swap of every step moves, in every copy, what any copy reads: as
+  // far beyond the core along decomposed dimensions, the union along the
+  // others.
+  struct Reach {
+    SmallVector<int64_t> below, above, lb, ub;
+  };
+  DenseMap<int64_t, Reach> shallow;
+  for (PendingSwap &p : pending) {
+    auto temp = cast<TempType>(p.load.getRes().getType());
+    if (p.shallowSlot < 0 || !temp.hasBounds())
+      continue;
+    unsigned k = p.swap.getTopology().getShape().size();
+    auto [it, fresh] = shallow.try_emplace(p.shallowSlot);
+    Reach &r = it->second;
+    if (fresh)
+      r = {SmallVector<int64_t>(k, 0), SmallVector<int64_t>(k, 0),
+           SmallVector<int64_t>(temp.getLb()),
+           SmallVector<int64_t>(temp.getUb())};
+    for (unsigned d = 0; d < temp.getRank(); ++d) {
+      if (d < k) {
+        r.below[d] = std::max(r.below[d], p.coreLb[d] - temp.getLb()[d]);
+        r.above[d] = std::max(r.above[d], temp.getUb()[d] - p.coreUb[d]);
+      } else {
+        r.lb[d] = std::min(r.lb[d], temp.getLb()[d]);
+        r.ub[d] = std::max(r.ub[d], temp.getUb()[d]);
+      }
+    }
+  }
+  for (PendingSwap &p : pending) {
+    auto it = shallow.find(p.shallowSlot);
+    if (it == shallow.end())
+      continue;
+    const Reach &r = it->second;
+    p.readLb = r.lb;
+    p.readUb = r.ub;
+    for (unsigned d = 0; d < r.below.size(); ++d) {
+      p.readLb[d] = p.coreLb[d] - r.below[d];
+      p.readUb[d] = p.coreUb[d] + r.above[d];
     }
   }
   for (PendingSwap &p : pending)

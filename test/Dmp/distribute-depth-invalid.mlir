@@ -66,3 +66,30 @@ func.func @too_deep(%u0 : !stencil.field<[-3,11]xf64>, %u1 : !stencil.field<[-3,
   }
   return
 }
+
+// -----
+
+// Stores of different boxes: with deep halos every store writes the domain.
+func.func @two_boxes(%u0 : !stencil.field<[-1,33]xf64>, %u1 : !stencil.field<[-1,33]xf64>, %v : !stencil.field<[-1,33]xf64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,33]xf64>, !stencil.field<[-1,33]xf64>) {
+    %in = stencil.load %a : !stencil.field<[-1,33]xf64> -> !stencil.temp<?xf64>
+    %o = stencil.apply(%x = %in : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %l = stencil.access %x[-1] : !stencil.temp<?xf64>
+      %res = stencil.store_result %l : !stencil.result<f64>
+      stencil.return %res : !stencil.result<f64>
+    }
+    %w = stencil.apply(%x = %in : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %l = stencil.access %x[1] : !stencil.temp<?xf64>
+      %res = stencil.store_result %l : !stencil.result<f64>
+      stencil.return %res : !stencil.result<f64>
+    }
+    stencil.store %o to %b(<[0], [32]>) : !stencil.temp<?xf64> to !stencil.field<[-1,33]xf64>
+    // expected-error@+1 {{'stencil.store' op writes a box narrower than the function's other stores: deep halos (depth > 1) need every store of a function to write the same box}}
+    stencil.store %w to %v(<[0], [16]>) : !stencil.temp<?xf64> to !stencil.field<[-1,33]xf64>
+    scf.yield %b, %a : !stencil.field<[-1,33]xf64>, !stencil.field<[-1,33]xf64>
+  }
+  return
+}

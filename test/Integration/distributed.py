@@ -9,9 +9,9 @@
 # OpenMP and through the GPU mapping emulated on the CPU (halos packed by
 # kernels), with halos exchanged every step or deep halos every 2 or 3
 # steps (some of them hex- or split-tiled inside the ranks), a program
-# reading global positions (stencil.index) and one with lower-rank
-# coefficient fields: the gathered fields equal the single-process run bit
-# for bit. Some programs are compiled once with grid=auto and that one
+# reading global positions (stencil.index), one with lower-rank
+# coefficient fields and one with stores of different boxes: the gathered
+# fields equal the single-process run bit for bit. Some programs are compiled once with grid=auto and that one
 # library runs on every rank count, on the grid MPI_Dims_create chooses.
 # Everything is compiled here first (two at a time); one mpirun per rank
 # count runs its cases (this script again, with --worker).
@@ -156,6 +156,14 @@ def main(workdir):
         plan[n].append(dict(label="lower-rank coefficients", path=column, sources=(),
                             tiling=None, depth=depth, grid=grid, openmp=False,
                             seed=len(programs), emulate_gpu=emulate, overlap=True))
+
+    # Stores of different boxes (the domain is their bounding box).
+    narrower = Path(__file__).parent / "Inputs" / "narrower_stores.mlir"
+    for n, grid, openmp, emulate in [(2, "2", False, True), (3, "3", True, False),
+                                     (4, "2x2", False, False), (6, "6", False, False)]:
+        plan[n].append(dict(label="narrower stores", path=narrower, sources=(),
+                            tiling=None, depth=1, grid=grid, openmp=openmp,
+                            seed=len(programs) + 10, emulate_gpu=emulate, overlap=n != 4))
 
     # grid=auto: one library per program for every rank count.
     auto = [dict(label="heat3d (grid=auto)", path=examples / "heat3d.mlir", sources=(),

@@ -145,8 +145,9 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
                 "exchanges";
   let description = [{
     `--stencil-distribute="grid=2x2"` turns every function over fields into
-    the program one rank runs on its block of the domain (the box all the
-    function's stores write). The leading dimensions of the domain (as many
+    the program one rank runs on its block of the domain (the smallest box
+    holding what the function's stores write; a narrower store writes its
+    box's part of each block, which every block must meet). The leading dimensions of the domain (as many
     as `grid` has, 1 to 3) are cut into blocks, rank `r` at row-major grid
     coordinates `c`; a dimension of `N` points over `P` ranks gives the first
     `N mod P` ranks `N / P + 1` points and the others `N / P`. Every local
@@ -222,7 +223,8 @@ def StencilDistribute : Pass<"stencil-distribute", "ModuleOp"> {
     with a message listing the compiled grids. `@f` records `dmp.grids`
     and `dmp.halos` (per compiled grid) instead of `dmp.grid`/`dmp.halo`.
 
-    Errors (located): stores of different bounds in one function; `outs`
+    Errors (located): a store's box that misses some rank's block; stores
+    of different bounds with depth > 1; `outs`
     applies, combines along a decomposed dimension, external loads and
     stores, lower-rank fields read other than by `stencil.access` or with a
     dimension along two, and calls with fields (not supported yet); more ranks than points in a dimension; a halo
