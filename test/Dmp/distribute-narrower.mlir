@@ -1,4 +1,8 @@
 // RUN: stencil-opt %s --stencil-distribute="grid=4" -split-input-file | FileCheck %s
+// RUN: stencil-opt %s --stencil-distribute="grid=auto" -split-input-file 2>&1 | FileCheck %s --check-prefix=AUTO
+// grid=auto leaves out 8 ranks: blocks of 4, and [0, 4) misses [4, 30).
+// AUTO: remark: grid=auto: no decomposition for 8 ranks (8): a store of [4, 30) in dimension 0 misses the blocks of some ranks
+// AUTO: @f_grids("1, 2, 3, 4, 5, 6, 7\00")
 
 // Stores of different boxes: the domain is their bounding box [0, 32),
 // cut into blocks of 8; each rank writes each store's part of its block.
