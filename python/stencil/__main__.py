@@ -10,7 +10,8 @@
         (--stencil-distribute over --distribute GRID, default the balanced
         grid of N ranks; auto: a decomposition per rank count of --ranks,
         the grid chosen by MPI_Dims_create when it runs): the same initial
-        fields for the same --seed, gathered back (docs/distributed.md). With --halo-depth H and --hex-tile or
+        fields for the same --seed, gathered back (docs/distributed.md).
+        With --halo-depth H and --hex-tile or
         --split-tile, the H steps between exchanges are time-tiled inside
         each rank; --halo-depth auto takes H from a model of message
         latency against redundant work. With --gpu every rank runs its block on a GPU (its
