@@ -145,10 +145,7 @@ def main():
               f"{'points/rank':>11} {'redundant':>9} {'s/step':>10}  source")
         per_point = None
         for ranks in (1, 2, 8, 64, 512):
-            dims = list(distributed.dims_create(ranks, min(rank, 3)))
-            while len(dims) > 1 and dims[-1] == 1:
-                dims.pop()
-            grid = "x".join(map(str, dims))
+            grid = "x".join(map(str, distributed.balanced_grid(ranks, min(rank, 3))))
             # On 2 ranks, per-step halos also without overlapping the
             # exchange with the interior (--stencil-distribute overlap=false).
             # and with the steps between deep exchanges hex-tiled inside
@@ -189,10 +186,7 @@ def main():
         # point and the network above.
         choices = []
         for ranks in (2, 8, 64, 512):
-            dims = list(distributed.dims_create(ranks, min(rank, 3)))
-            while len(dims) > 1 and dims[-1] == 1:
-                dims.pop()
-            grid = "x".join(map(str, dims))
+            grid = "x".join(map(str, distributed.balanced_grid(ranks, min(rank, 3))))
             h, _ = distributed.choose_depth(str(path), grid, latency=args.latency,
                                             bandwidth=args.bandwidth, point_seconds=per_point)
             choices.append(f"{grid}: {h}")

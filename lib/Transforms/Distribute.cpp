@@ -553,18 +553,20 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
   // box's part of its block.
   SmallVector<BoundsAttr> narrower = llvm::to_vector(llvm::make_filter_range(
       storeBoxes, [&](BoundsAttr b) { return b != domain; }));
-  auto firstNarrower = [&]() {
+  auto storeWriting = [&](BoundsAttr box) {
     StoreOp store;
     func.walk([&](StoreOp op) {
-      if (!store && op.getBounds() != domain)
+      if (!store && op.getBounds() == box)
         store = op;
     });
     return store;
   };
   if (!narrower.empty() && depth > 1)
-    return firstNarrower().emitOpError(
-        "writes a box narrower than the function's other stores: deep halos "
-        "(depth > 1) need every store of a function to write the same box");
+    return storeWriting(narrower.front())
+        .emitOpError(
+            "writes a box narrower than the function's other stores: deep "
+            "halos "
+            "(depth > 1) need every store of a function to write the same box");
   unsigned k = topology.size();
   if (k > domain.getRank())
     return func.emitOpError("is over a ")
@@ -673,12 +675,7 @@ LogicalResult StencilDistributePass::distribute(func::FuncOp func) {
             lastCopies.clear();
             return success();
           }
-          StoreOp store;
-          func.walk([&](StoreOp op) {
-            if (!store && op.getBounds() == narrower[j])
-              store = op;
-          });
-          return store.emitOpError("writes ")
+          return storeWriting(narrower[j]).emitOpError("writes ")
                  << box << ", which misses the blocks of some ranks of grid="
                  << gridText(topology)
                  << ": every rank's block must meet every store's box (use "

@@ -231,10 +231,8 @@ def _run_distributed(args):
     if args.mpi:
         grid = args.distribute
         if grid is None:
-            dims = list(distributed.dims_create(args.mpi, min(3, _domain_rank(args))))
-            while len(dims) > 1 and dims[-1] == 1:  # nothing to exchange there
-                dims.pop()
-            grid = "x".join(map(str, dims))
+            grid = "x".join(map(str, distributed.balanced_grid(
+                args.mpi, min(3, _domain_rank(args)))))
         elif grid != "auto":
             ranks = int(np.prod([int(n) for n in grid.replace(",", "x").split("x")]))
             if ranks != args.mpi:

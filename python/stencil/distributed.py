@@ -114,14 +114,11 @@ class Decomposition:
             self.check_ranks(size)
             return self
         ndims = min(3, len(self.core_lb))
-        try:
+        try:  # the runtime asks MPI_Dims_create: so does this
             from mpi4py import MPI
-            dims = list(MPI.Compute_dims(size, ndims))
+            grid = _without_trailing_ones(MPI.Compute_dims(size, ndims))
         except ImportError:
-            dims = list(dims_create(size, ndims))
-        while len(dims) > 1 and dims[-1] == 1:
-            dims.pop()
-        grid = tuple(dims)
+            grid = balanced_grid(size, ndims)
         if grid not in self.grids:
             compiled = ", ".join("x".join(map(str, g)) for g in self.grids)
             raise ValueError(f"the program was distributed with grid=auto for the grids "
@@ -217,6 +214,19 @@ class Decomposition:
                              f"({self.ranks} ranks), but MPI has {size} ranks: run it "
                              f"with {self.ranks} (mpirun -np {self.ranks}) or "
                              f"distribute it again")
+
+
+def _without_trailing_ones(dims):
+    dims = list(dims)
+    while len(dims) > 1 and dims[-1] == 1:  # nothing to exchange there
+        dims.pop()
+    return tuple(dims)
+
+
+def balanced_grid(ranks, ndims):
+    """The grid `run --mpi` and grid=auto decompose `ranks` ranks over:
+    dims_create's, trailing 1s dropped."""
+    return _without_trailing_ones(dims_create(ranks, ndims))
 
 
 def dims_create(ranks, ndims):
