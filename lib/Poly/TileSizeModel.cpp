@@ -13,13 +13,16 @@
 //   footprint  bytes of every element the tile touches (must stay in cache
 //              for the loads to be loaded once).
 //
-// isl gives the tile and, per canonical time step, the instances of each
-// statement and the elements each access reaches. For stencils these are
-// boxes (a tile's slice at one time is a box, an access a translation, a
-// time level fixed by the step), and the elements are counted in dense
-// arrays of first read and first write times; anything else is counted by
-// isl's own enumeration (isl_set_count_val over the elements' relations),
-// which gives the same figures, slower.
+// isl gives the tile (its points, with the tile coordinates fixed). For
+// stencils everything else is boxes: the tile's slice at one canonical time
+// is a box read off its constraints (each involves the time and at most one
+// space coordinate), a statement's instances are that box (its canonical
+// schedule a stretch of the time), an access's elements its image (a
+// translation, the time level fixed by the step). The elements of each
+// array are then counted by rows, as intervals with the steps that read
+// and write them. Anything else is counted by isl's own enumeration
+// (isl_set_count_val over the elements' relations): the same figures,
+// slower.
 //
 // The search goes one parameter at a time (h, then w0, then the classical
 // widths, repeated while it improves) from the fixed defaults, over the
@@ -30,7 +33,11 @@
 #include "Stencil/Poly/TileSizeModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
+
+#include <isl/constraint.h>
 
 #include <fstream>
 #include <functional>
@@ -86,121 +93,18 @@ struct Box {
       v *= h - l + 1;
     return v;
   }
-};
-
-/// `set` as a box, when it is one (and not empty).
-std::optional<Box> asBox(const isl::set &set) {
-  unsigned n = isl_set_dim(set.get(), isl_dim_set);
-  Box box;
-  isl::set hull = isl::manage(isl_set_universe(isl_set_get_space(set.get())));
-  for (unsigned d = 0; d < n; ++d) {
-    isl::val lo = isl::manage(isl_set_dim_min_val(set.copy(), d));
-    isl::val hi = isl::manage(isl_set_dim_max_val(set.copy(), d));
-    if (lo.is_null() || hi.is_null() || !lo.is_int() || !hi.is_int())
-      return std::nullopt;
-    box.lo.push_back(lo.get_num_si());
-    box.hi.push_back(hi.get_num_si());
-    if (box.lo.back() > box.hi.back())
-      return std::nullopt;
-    hull = isl::manage(
-        isl_set_lower_bound_si(hull.release(), isl_dim_set, d, box.lo.back()));
-    hull = isl::manage(
-        isl_set_upper_bound_si(hull.release(), isl_dim_set, d, box.hi.back()));
+  bool meets(const Box &other) const {
+    for (unsigned d = 0; d < lo.size(); ++d)
+      if (lo[d] > other.hi[d] || other.lo[d] > hi[d])
+        return false;
+    return true;
   }
-  if (!hull.is_subset(set))
-    return std::nullopt;
-  return box;
-}
-
-/// An access whose every element coordinate depends, besides the time
-/// (fixed in a slice), on at most one space coordinate, with coefficient 1
-/// or -1: the image of a box is the box of the images of its two corners.
-struct SeparableAccess {
-  isl::space domain;
-  SmallVector<isl::pw_aff> coordinates;
-  std::string array;
-  bool write;
 };
 
-std::optional<SeparableAccess> separable(const isl::map &access, bool write) {
-  isl::pw_multi_aff f = isl::manage(isl_map_as_pw_multi_aff(access.copy()));
-  if (f.is_null())
-    return std::nullopt;
-  unsigned inputs = isl_pw_multi_aff_dim(f.get(), isl_dim_in);
-  // Pieces may split on the time only (time levels); no coordinate may
-  // involve a space dimension inside a division (a modulo is not monotone)
-  // nor two of them.
-  auto piece = [](isl_set *set, isl_multi_aff *ma, void *user) -> isl_stat {
-    unsigned n = *static_cast<unsigned *>(user);
-    bool ok = !isl_set_involves_dims(set, isl_dim_set, 1, n - 1);
-    for (int j = 0; ok && j < int(isl_multi_aff_size(ma)); ++j) {
-      isl_aff *aff = isl_multi_aff_get_at(ma, j);
-      // A space coordinate enters with coefficient 1 or -1 (a stride would
-      // leave holes in the image of a box).
-      unsigned involved = 0;
-      for (unsigned i = 1; i < n; ++i) {
-        if (isl_aff_involves_dims(aff, isl_dim_in, i, 1) != isl_bool_true)
-          continue;
-        ++involved;
-        isl_val *c = isl_aff_get_coefficient_val(aff, isl_dim_in, i);
-        ok = ok && (isl_val_is_one(c) || isl_val_is_negone(c));
-        isl_val_free(c);
-      }
-      for (int k = 0; ok && k < isl_aff_dim(aff, isl_dim_div); ++k) {
-        isl_aff *div = isl_aff_get_div(aff, k);
-        ok = !isl_aff_involves_dims(div, isl_dim_in, 1, n - 1);
-        isl_aff_free(div);
-      }
-      ok = ok && involved <= 1;
-      isl_aff_free(aff);
-    }
-    isl_set_free(set);
-    isl_multi_aff_free(ma);
-    return ok ? isl_stat_ok : isl_stat_error;
-  };
-  if (isl_pw_multi_aff_foreach_piece(f.get(), piece, &inputs) < 0)
-    return std::nullopt;
-  SeparableAccess result{access.domain().space(), {}, rangeName(access), write};
-  for (int j = 0; j < isl_pw_multi_aff_dim(f.get(), isl_dim_out); ++j)
-    result.coordinates.push_back(
-        isl::manage(isl_pw_multi_aff_get_pw_aff(f.get(), j)));
-  return result;
-}
-
-/// The box of elements `access` reaches from the instances in `box`.
-std::optional<Box> image(const SeparableAccess &access, const Box &box) {
-  auto corner = [&](llvm::ArrayRef<int64_t> at) {
-    isl_point *point = isl_point_zero(access.domain.copy());
-    for (auto [d, v] : llvm::enumerate(at))
-      point = isl_point_set_coordinate_val(
-          point, isl_dim_set, d,
-          isl_val_int_from_si(isl_point_get_ctx(point), v));
-    return isl::manage(point);
-  };
-  isl::point lo = corner(box.lo), hi = corner(box.hi);
-  Box result;
-  for (const isl::pw_aff &c : access.coordinates) {
-    isl::val a = isl::manage(isl_pw_aff_eval(c.copy(), lo.copy()));
-    isl::val b = isl::manage(isl_pw_aff_eval(c.copy(), hi.copy()));
-    if (a.is_null() || b.is_null() || !a.is_int() || !b.is_int())
-      return std::nullopt;
-    result.lo.push_back(std::min(a.get_num_si(), b.get_num_si()));
-    result.hi.push_back(std::max(a.get_num_si(), b.get_num_si()));
-  }
-  return result;
-}
-
-/// What one array of a tile is accessed on: boxes of elements, each with
-/// the canonical time of the access.
-struct ArrayBoxes {
-  SmallVector<std::pair<int64_t, Box>> reads, writes;
-};
-
-/// Merges, among the boxes of each time step (the list is in time order),
-/// any two that agree in all dimensions but one and overlap or touch in
-/// that one: their union is a box. A star stencil's boxes become one per
-/// axis, a full cube's one.
-void mergeBoxes(SmallVector<std::pair<int64_t, Box>> &list) {
+/// Merges, among `group`, any two boxes that agree in all dimensions but
+/// one and overlap or touch in that one: their union is a box. A star
+/// stencil's boxes become one per axis, a full cube's one.
+void mergeBoxes(SmallVector<Box> &group) {
   auto mergeable = [](const Box &a, const Box &b) {
     unsigned differ = 0;
     for (unsigned d = 0; d < a.lo.size(); ++d) {
@@ -211,178 +115,611 @@ void mergeBoxes(SmallVector<std::pair<int64_t, Box>> &list) {
     }
     return true;
   };
-  SmallVector<std::pair<int64_t, Box>> merged;
-  for (size_t i = 0; i < list.size();) {
-    int64_t time = list[i].first;
-    SmallVector<Box> group;
-    for (; i < list.size() && list[i].first == time; ++i)
-      group.push_back(list[i].second);
-    for (bool again = true; again;) {
-      again = false;
-      for (size_t a = 0; a < group.size() && !again; ++a)
-        for (size_t b = a + 1; b < group.size() && !again; ++b) {
-          if (!mergeable(group[a], group[b]))
-            continue;
-          for (unsigned d = 0; d < group[a].lo.size(); ++d) {
-            group[a].lo[d] = std::min(group[a].lo[d], group[b].lo[d]);
-            group[a].hi[d] = std::max(group[a].hi[d], group[b].hi[d]);
-          }
-          group.erase(group.begin() + b);
-          again = true;
+  for (bool again = true; again;) {
+    again = false;
+    for (size_t a = 0; a < group.size() && !again; ++a)
+      for (size_t b = a + 1; b < group.size() && !again; ++b) {
+        if (!mergeable(group[a], group[b]))
+          continue;
+        for (unsigned d = 0; d < group[a].lo.size(); ++d) {
+          group[a].lo[d] = std::min(group[a].lo[d], group[b].lo[d]);
+          group[a].hi[d] = std::max(group[a].hi[d], group[b].hi[d]);
         }
-    }
-    for (Box &box : group)
-      merged.push_back({time, std::move(box)});
+        group.erase(group.begin() + b);
+        again = true;
+      }
   }
-  list = std::move(merged);
 }
 
-/// The tile's figures from the boxes each access reaches per canonical
-/// time step (see the file comment); nothing when some set is not a box or
-/// an array's bounding box is too large to hold.
-std::optional<TileCost> boxTileCost(const TileModelProgram &program,
-                                    const isl::set &tilePoints) {
-  isl::val first = isl::manage(isl_set_dim_min_val(tilePoints.copy(), 0));
-  isl::val last = isl::manage(isl_set_dim_max_val(tilePoints.copy(), 0));
+int64_t floorDiv(int64_t a, int64_t b) {
+  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+}
+
+/// The slices of a tile, one list of disjoint boxes per canonical time
+/// (from the first), when every constraint of the tile involves besides the
+/// time at most one space coordinate: a hexagon's or a split tile's
+/// constraints after detect_equalities. The bounds are read off the
+/// constraints, so no slice costs isl a linear program.
+std::optional<std::pair<int64_t, SmallVector<SmallVector<Box>>>>
+tileSlices(const isl::set &tile) {
+  isl::val first = isl::manage(isl_set_dim_min_val(tile.copy(), 0));
+  isl::val last = isl::manage(isl_set_dim_max_val(tile.copy(), 0));
   if (first.is_null() || last.is_null() || !first.is_int() || !last.is_int())
     return std::nullopt;
-  SmallVector<SeparableAccess> accesses;
-  for (auto [list, write] : {std::make_pair(&program.reads, false),
-                             std::make_pair(&program.writes, true)})
-    for (const isl::map &access : *list) {
-      std::optional<SeparableAccess> a = separable(access, write);
-      if (!a)
-        return std::nullopt;
-      accesses.push_back(std::move(*a));
+  unsigned n = isl_set_dim(tile.get(), isl_dim_set);
+  // Per basic set, the constraints `a t + b x_d + sum_k q_k div_k + c >= 0`
+  // (d = 0 for the time alone) and its divisions, functions of the time
+  // (the canonical step's place in a folded step, e.g. floor((t - 1)/3)).
+  struct Bound {
+    unsigned dim;
+    int64_t a, b, c;
+    SmallVector<int64_t> q;
+  };
+  struct Piece {
+    SmallVector<Bound> bounds;
+    SmallVector<isl::aff> divs;
+  };
+  SmallVector<Piece> pieces;
+  auto valueOf = [](isl_val *v) {
+    int64_t result = isl_val_get_num_si(v);
+    isl_val_free(v);
+    return result;
+  };
+  auto ofTimeOnly = [&](const isl::aff &aff) {
+    if (isl_aff_involves_dims(aff.get(), isl_dim_in, 1, n - 1))
+      return false;
+    for (int k = 0; k < isl_aff_dim(aff.get(), isl_dim_div); ++k) {
+      isl::aff div = isl::manage(isl_aff_get_div(aff.get(), k));
+      if (isl_aff_involves_dims(div.get(), isl_dim_in, 1, n - 1))
+        return false;
     }
-  TileCost cost;
-  llvm::StringMap<ArrayBoxes> arrays;
-  for (int64_t time = first.get_num_si(); time <= last.get_num_si(); ++time) {
-    isl::set slice =
-        isl::manage(isl_set_fix_si(tilePoints.copy(), isl_dim_set, 0, time));
-    isl::union_set instances =
-        isl::union_set(slice).preimage(program.canonical);
-    isl::set_list list = instances.set_list();
-    for (unsigned i = 0; i < unsigned(list.size()); ++i) {
-      isl::set mine = list.at(i).detect_equalities();
-      if (mine.is_empty())
-        continue;
-      std::optional<Box> box = asBox(mine);
-      if (!box)
-        return std::nullopt;
-      cost.updates += box->volume();
-      isl::space space = mine.space();
-      for (const SeparableAccess &access : accesses) {
-        if (!access.domain.is_equal(space))
+    return true;
+  };
+  // isl_stat_error for a piece not in the form.
+  auto collect = [&](isl_basic_set *bset) {
+    Piece piece;
+    unsigned numDivs = isl_basic_set_dim(bset, isl_dim_div);
+    bool ok = true;
+    for (unsigned k = 0; ok && k < numDivs; ++k) {
+      // isl gives the division's quotient e/d, not its floor.
+      piece.divs.push_back(
+          isl::manage(isl_aff_floor(isl_basic_set_get_div(bset, int(k)))));
+      ok = !piece.divs.back().is_null() && ofTimeOnly(piece.divs.back());
+    }
+    isl_constraint_list *list = isl_basic_set_get_constraint_list(bset);
+    for (int i = 0; ok && i < isl_constraint_list_size(list); ++i) {
+      isl_constraint *constraint = isl_constraint_list_get_at(list, i);
+      auto coefficient = [&](isl_dim_type type, unsigned d) {
+        return valueOf(
+            isl_constraint_get_coefficient_val(constraint, type, int(d)));
+      };
+      Bound bound{0,
+                  coefficient(isl_dim_set, 0),
+                  0,
+                  valueOf(isl_constraint_get_constant_val(constraint)),
+                  {}};
+      for (unsigned d = 1; ok && d < n; ++d) {
+        int64_t b = coefficient(isl_dim_set, d);
+        if (!b)
           continue;
-        std::optional<Box> elements = image(access, *box);
-        if (!elements)
+        ok = bound.dim == 0; // one space coordinate at most
+        bound.dim = d;
+        bound.b = b;
+      }
+      for (unsigned k = 0; k < numDivs; ++k)
+        bound.q.push_back(coefficient(isl_dim_div, k));
+      if (isl_constraint_is_equality(constraint)) {
+        Bound opposite{bound.dim, -bound.a, -bound.b, -bound.c, {}};
+        for (int64_t q : bound.q)
+          opposite.q.push_back(-q);
+        piece.bounds.push_back(std::move(opposite));
+      }
+      piece.bounds.push_back(std::move(bound));
+      isl_constraint_free(constraint);
+    }
+    isl_constraint_list_free(list);
+    isl_basic_set_free(bset);
+    if (!ok)
+      return isl_stat_error;
+    pieces.push_back(std::move(piece));
+    return isl_stat_ok;
+  };
+  if (isl_set_foreach_basic_set(
+          tile.get(),
+          [](isl_basic_set *bset, void *user) {
+            return (*static_cast<decltype(collect) *>(user))(bset);
+          },
+          &collect) < 0)
+    return std::nullopt;
+
+  int64_t t0 = first.get_num_si(), t1 = last.get_num_si();
+  SmallVector<SmallVector<Box>> slices;
+  isl::space space = tile.space();
+  for (int64_t t = t0; t <= t1; ++t) {
+    SmallVector<Box> boxes;
+    for (const Piece &piece : pieces) {
+      SmallVector<int64_t> divs;
+      for (const isl::aff &div : piece.divs) {
+        isl_point *at = isl_point_zero(space.copy());
+        at = isl_point_set_coordinate_val(
+            at, isl_dim_set, 0, isl_val_int_from_si(space.ctx().get(), t));
+        isl::val v = isl::manage(isl_aff_eval(div.copy(), at));
+        if (v.is_null() || !v.is_int())
           return std::nullopt;
-        ArrayBoxes &a = arrays[access.array];
-        (access.write ? a.writes : a.reads).push_back({time, *elements});
+        divs.push_back(v.get_num_si());
+      }
+      constexpr int64_t unbounded = std::numeric_limits<int64_t>::max();
+      Box box;
+      box.lo.assign(n - 1, -unbounded);
+      box.hi.assign(n - 1, unbounded);
+      bool empty = false;
+      for (const Bound &bound : piece.bounds) {
+        int64_t rest = bound.a * t + bound.c; // b x + rest >= 0
+        for (auto [q, value] : llvm::zip(bound.q, divs))
+          rest += q * value;
+        if (bound.dim == 0) {
+          empty |= rest < 0;
+        } else if (bound.b > 0) {
+          int64_t &lo = box.lo[bound.dim - 1];
+          lo = std::max(lo, -floorDiv(rest, bound.b));
+        } else {
+          int64_t &hi = box.hi[bound.dim - 1];
+          hi = std::min(hi, floorDiv(rest, -bound.b));
+        }
+      }
+      for (unsigned d = 0; d + 1 < n && !empty; ++d) {
+        if (box.lo[d] == -unbounded || box.hi[d] == unbounded)
+          return std::nullopt;
+        empty = box.lo[d] > box.hi[d];
+      }
+      if (!empty)
+        boxes.push_back(std::move(box));
+    }
+    // isl's pieces of one tile may overlap; the union of overlapping ones
+    // must be a box.
+    mergeBoxes(boxes);
+    for (size_t a = 0; a < boxes.size(); ++a)
+      for (size_t b = a + 1; b < boxes.size(); ++b)
+        if (boxes[a].meets(boxes[b]))
+          return std::nullopt;
+    slices.push_back(std::move(boxes));
+  }
+  return std::make_pair(t0, std::move(slices));
+}
+
+/// An access whose every element coordinate is, at a fixed time t of the
+/// statement, g(t) + c(t) x_d for at most one space coordinate x_d with
+/// c(t) = 1 or -1 (time levels may split it into pieces by t): the image of
+/// a box is the box of the images of its two corners. g and c are
+/// evaluated once per time.
+struct SeparableAccess {
+  std::string array;
+  bool write;
+  isl::space domain;
+  SmallVector<isl::pw_aff> coordinates;
+  SmallVector<unsigned> spaceDim; // per coordinate, 0: the time alone
+  SmallVector<llvm::DenseMap<int64_t, std::pair<int64_t, int64_t>>> atTime;
+
+  /// The box of elements the instances `box` (space coordinates) of time
+  /// `t` reach; nothing when isl cannot evaluate.
+  std::optional<Box> image(int64_t t, const Box &box) {
+    Box result;
+    for (unsigned j = 0; j < coordinates.size(); ++j) {
+      auto [it, inserted] = atTime[j].try_emplace(t);
+      if (inserted) {
+        std::optional<int64_t> g = evaluate(j, t, 0);
+        std::optional<int64_t> g1 =
+            spaceDim[j] ? evaluate(j, t, spaceDim[j]) : g;
+        if (!g || !g1)
+          return std::nullopt;
+        it->second = {*g, *g1 - *g};
+      }
+      auto [g, c] = it->second;
+      if (!spaceDim[j]) {
+        result.lo.push_back(g);
+        result.hi.push_back(g);
+        continue;
+      }
+      int64_t a = g + c * box.lo[spaceDim[j] - 1];
+      int64_t b = g + c * box.hi[spaceDim[j] - 1];
+      result.lo.push_back(std::min(a, b));
+      result.hi.push_back(std::max(a, b));
+    }
+    return result;
+  }
+
+private:
+  /// Coordinate j at time t, space coordinates 0 but x_unit = 1.
+  std::optional<int64_t> evaluate(unsigned j, int64_t t, unsigned unit) {
+    isl_ctx *ctx = domain.ctx().get();
+    isl_point *point = isl_point_zero(domain.copy());
+    point = isl_point_set_coordinate_val(point, isl_dim_set, 0,
+                                         isl_val_int_from_si(ctx, t));
+    if (unit)
+      point = isl_point_set_coordinate_val(point, isl_dim_set, unit,
+                                           isl_val_one(ctx));
+    isl::val v = isl::manage(isl_pw_aff_eval(coordinates[j].copy(), point));
+    if (v.is_null() || !v.is_int())
+      return std::nullopt;
+    return v.get_num_si();
+  }
+};
+
+std::optional<SeparableAccess> separable(const isl::map &access, bool write) {
+  isl::pw_multi_aff f = isl::manage(isl_map_as_pw_multi_aff(access.copy()));
+  if (f.is_null())
+    return std::nullopt;
+  unsigned inputs = isl_pw_multi_aff_dim(f.get(), isl_dim_in);
+  unsigned outputs = isl_pw_multi_aff_dim(f.get(), isl_dim_out);
+  // Pieces may split on the time only (time levels); no coordinate may
+  // involve a space dimension inside a division (a modulo is not monotone)
+  // nor two of them, and each involves the same one in every piece.
+  struct Check {
+    unsigned inputs;
+    SmallVector<int> dims; // -1 until a piece has been seen
+  } check{inputs, SmallVector<int>(outputs, -1)};
+  auto piece = [](isl_set *set, isl_multi_aff *ma, void *user) -> isl_stat {
+    Check &check = *static_cast<Check *>(user);
+    unsigned n = check.inputs;
+    bool ok = !isl_set_involves_dims(set, isl_dim_set, 1, n - 1);
+    for (int j = 0; ok && j < int(isl_multi_aff_size(ma)); ++j) {
+      isl_aff *aff = isl_multi_aff_get_at(ma, j);
+      // A space coordinate enters with coefficient 1 or -1 (a stride would
+      // leave holes in the image of a box).
+      int dim = 0;
+      for (unsigned i = 1; i < n; ++i) {
+        if (isl_aff_involves_dims(aff, isl_dim_in, i, 1) != isl_bool_true)
+          continue;
+        ok = ok && dim == 0;
+        dim = int(i);
+        isl_val *c = isl_aff_get_coefficient_val(aff, isl_dim_in, i);
+        ok = ok && (isl_val_is_one(c) || isl_val_is_negone(c));
+        isl_val_free(c);
+      }
+      for (int k = 0; ok && k < isl_aff_dim(aff, isl_dim_div); ++k) {
+        isl_aff *div = isl_aff_get_div(aff, k);
+        ok = !isl_aff_involves_dims(div, isl_dim_in, 1, n - 1);
+        isl_aff_free(div);
+      }
+      ok = ok && (check.dims[j] < 0 || check.dims[j] == dim);
+      check.dims[j] = dim;
+      isl_aff_free(aff);
+    }
+    isl_set_free(set);
+    isl_multi_aff_free(ma);
+    return ok ? isl_stat_ok : isl_stat_error;
+  };
+  if (isl_pw_multi_aff_foreach_piece(f.get(), piece, &check) < 0)
+    return std::nullopt;
+  SeparableAccess result{
+      rangeName(access), write, access.domain().space(), {}, {}, {}};
+  for (unsigned j = 0; j < outputs; ++j) {
+    result.coordinates.push_back(
+        isl::manage(isl_pw_multi_aff_get_pw_aff(f.get(), int(j))));
+    result.spaceDim.push_back(unsigned(std::max(check.dims[j], 0)));
+  }
+  result.atTime.resize(outputs);
+  return result;
+}
+
+/// The elements of one array a tile reads and writes, given as boxes per
+/// canonical time step of the tile.
+struct ArrayCounts {
+  int64_t read = 0, written = 0, touched = 0;
+  int64_t writtenFirst = 0; // read, but written at an earlier step
+};
+
+/// Counts by rows along the last dimension: each box is an interval on
+/// each of its rows, and a sweep over a row's interval ends keeps the set
+/// of steps reading and writing the current points (a bit per step), so
+/// the cost is in intervals, not elements. Nothing for a tile of more than
+/// 64 steps or an array reached on too many rows.
+std::optional<ArrayCounts>
+countElements(llvm::ArrayRef<SmallVector<Box>> reads,
+              llvm::ArrayRef<SmallVector<Box>> writes) {
+  if (std::max(reads.size(), writes.size()) > 64)
+    return std::nullopt;
+  // The bounding box of the rows (all dimensions but the last).
+  Box rows;
+  for (auto list : {reads, writes})
+    for (const SmallVector<Box> &group : list)
+      for (const Box &box : group) {
+        if (rows.lo.empty()) {
+          rows.lo.assign(box.lo.begin(), box.lo.end() - 1);
+          rows.hi.assign(box.hi.begin(), box.hi.end() - 1);
+          continue;
+        }
+        for (unsigned d = 0; d + 1 < box.lo.size(); ++d) {
+          rows.lo[d] = std::min(rows.lo[d], box.lo[d]);
+          rows.hi[d] = std::max(rows.hi[d], box.hi[d]);
+        }
+      }
+  ArrayCounts counts;
+  int64_t numRows = rows.volume();
+  if (numRows > (int64_t(1) << 24))
+    return std::nullopt;
+  // An interval end: at `x` the step `step` starts (or stops) reading or
+  // writing.
+  struct Event {
+    int64_t x;
+    uint8_t step;
+    bool write, start;
+  };
+  // Per row, its events (rows in a flat array, offsets by a first count).
+  std::vector<int64_t> first(numRows + 1, 0);
+  auto forEachRow = [&](const Box &box, auto &&visit) {
+    unsigned n = box.lo.size();
+    SmallVector<int64_t> at(box.lo.begin(), box.lo.end() - 1);
+    while (true) {
+      int64_t row = 0;
+      for (unsigned d = 0; d + 1 < n; ++d)
+        row = row * (rows.hi[d] - rows.lo[d] + 1) + (at[d] - rows.lo[d]);
+      visit(row);
+      int d = int(n) - 2;
+      for (; d >= 0; --d) {
+        if (++at[d] <= box.hi[d])
+          break;
+        at[d] = box.lo[d];
+      }
+      if (d < 0)
+        return;
+    }
+  };
+  for (auto list : {reads, writes})
+    for (const SmallVector<Box> &group : list)
+      for (const Box &box : group)
+        forEachRow(box, [&](int64_t row) { first[row + 1] += 2; });
+  for (int64_t r = 0; r < numRows; ++r)
+    first[r + 1] += first[r];
+  std::vector<Event> events(first[numRows]);
+  std::vector<int64_t> next(first.begin(), first.end() - 1);
+  for (auto [list, write] :
+       {std::make_pair(reads, false), std::make_pair(writes, true)})
+    for (auto [step, group] : llvm::enumerate(list))
+      for (const Box &box : group)
+        forEachRow(box, [&](int64_t row) {
+          events[next[row]++] = {box.lo.back(), uint8_t(step), write, true};
+          events[next[row]++] = {box.hi.back() + 1, uint8_t(step), write,
+                                 false};
+        });
+  // The sweep: per step, how many of its intervals cover the point.
+  uint16_t active[2][64] = {};
+  for (int64_t r = 0; r < numRows; ++r) {
+    auto begin = events.begin() + first[r], end = events.begin() + first[r + 1];
+    std::sort(begin, end,
+              [](const Event &a, const Event &b) { return a.x < b.x; });
+    uint64_t steps[2] = {0, 0}; // read, write: a bit per covering step
+    for (auto e = begin; e != end;) {
+      int64_t x = e->x;
+      for (; e != end && e->x == x; ++e) {
+        uint16_t &c = active[e->write][e->step];
+        c += e->start ? 1 : -1;
+        if (c)
+          steps[e->write] |= uint64_t(1) << e->step;
+        else
+          steps[e->write] &= ~(uint64_t(1) << e->step);
+      }
+      if (e == end)
+        break;
+      int64_t length = e->x - x;
+      bool r = steps[0], w = steps[1];
+      counts.read += r * length;
+      counts.written += w * length;
+      counts.touched += (r || w) * length;
+      if (r && w && llvm::countr_zero(steps[1]) < llvm::countr_zero(steps[0]))
+        counts.writtenFirst += length;
+    }
+  }
+  return counts;
+}
+
+/// Counting in boxes (see the file comment) for the programs where it
+/// applies: every statement's canonical schedule is [a t + b, x_1 + e_1,
+/// ...] and every access is separable. Holds what it learns about the
+/// accesses for all the tiles of a search.
+class BoxCounter {
+public:
+  static std::optional<BoxCounter> of(const TileModelProgram &program) try {
+    BoxCounter counter;
+    counter.elementBytes = &program.elementBytes;
+    bool ok = true;
+    isl_union_pw_multi_aff_foreach_pw_multi_aff(
+        program.canonical.get(),
+        [](isl_pw_multi_aff *f, void *user) {
+          auto &statements = *static_cast<SmallVector<Statement> *>(user);
+          std::optional<Statement> s = stretched(isl::manage(f));
+          if (!s)
+            return isl_stat_error;
+          statements.push_back(std::move(*s));
+          return isl_stat_ok;
+        },
+        &counter.statements);
+    ok = unsigned(isl_union_pw_multi_aff_n_pw_multi_aff(
+             program.canonical.get())) == counter.statements.size();
+    for (auto [list, write] : {std::make_pair(&program.reads, false),
+                               std::make_pair(&program.writes, true)})
+      for (const isl::map &access : *list) {
+        std::optional<SeparableAccess> a = separable(access, write);
+        Statement *s = nullptr;
+        for (Statement &candidate : counter.statements)
+          if (a && candidate.space.is_equal(a->domain))
+            s = &candidate;
+        if (!s) {
+          ok = false;
+          continue;
+        }
+        s->accesses.push_back(counter.accesses.size());
+        counter.accesses.push_back(std::move(*a));
+      }
+    if (!ok)
+      return std::nullopt;
+    return counter;
+  } catch (const isl::exception &) {
+    return std::nullopt;
+  }
+
+  /// The figures of the tile `tilePoints`; nothing when its slices are not
+  /// boxes or an array's bounding box is too large to hold.
+  std::optional<TileCost> cost(const isl::set &tilePoints);
+
+private:
+  struct Statement {
+    isl::space space;
+    int64_t a, b;               // canonical time a t + b
+    SmallVector<int64_t> shift; // point x_d = statement x_d + shift
+    SmallVector<size_t> accesses;
+  };
+
+  static std::optional<Statement> stretched(const isl::pw_multi_aff &f) {
+    if (isl_pw_multi_aff_n_piece(f.get()) != 1)
+      return std::nullopt;
+    isl::multi_aff ma = isl::manage(isl_pw_multi_aff_as_multi_aff(f.copy()));
+    if (ma.is_null())
+      return std::nullopt;
+    isl::set domain = f.domain();
+    if (!domain.is_equal(isl::set::universe(domain.space())))
+      return std::nullopt;
+    unsigned n = unsigned(ma.size());
+    if (isl_multi_aff_dim(ma.get(), isl_dim_in) != int(n))
+      return std::nullopt;
+    Statement s{domain.space(), 0, 0, {}, {}};
+    for (unsigned j = 0; j < n; ++j) {
+      isl::aff aff = ma.at(int(j));
+      if (isl_aff_dim(aff.get(), isl_dim_div) != 0)
+        return std::nullopt;
+      for (unsigned i = 0; i < n; ++i) {
+        int64_t c = isl::manage(isl_aff_get_coefficient_val(aff.get(),
+                                                            isl_dim_in, int(i)))
+                        .get_num_si();
+        bool expected =
+            j == 0 ? (i == 0 ? c > 0 : c == 0) : (i == j ? c == 1 : c == 0);
+        if (!expected)
+          return std::nullopt;
+        if (j == 0 && i == 0)
+          s.a = c;
+      }
+      int64_t constant = aff.constant_val().get_num_si();
+      if (j == 0)
+        s.b = constant;
+      else
+        s.shift.push_back(constant);
+    }
+    return s;
+  }
+
+  SmallVector<Statement> statements;
+  SmallVector<SeparableAccess> accesses;
+  const llvm::StringMap<int64_t> *elementBytes = nullptr;
+};
+
+std::optional<TileCost> BoxCounter::cost(const isl::set &tilePoints) {
+  auto slices = tileSlices(tilePoints);
+  if (!slices)
+    return std::nullopt;
+  auto &[first, boxesAt] = *slices;
+  /// What one array of a tile is accessed on: boxes of elements by the
+  /// canonical time of the access (from the tile's first).
+  struct ArrayBoxes {
+    SmallVector<SmallVector<Box>> reads, writes;
+  };
+  llvm::StringMap<ArrayBoxes> arrays;
+  TileCost cost;
+  for (auto [step, boxes] : llvm::enumerate(boxesAt)) {
+    int64_t time = first + int64_t(step);
+    for (Statement &s : statements) {
+      int64_t offset = time - s.b;
+      if (offset % s.a != 0)
+        continue;
+      int64_t t = offset / s.a;
+      for (const Box &points : boxes) {
+        Box instances = points;
+        for (unsigned d = 0; d < s.shift.size(); ++d) {
+          instances.lo[d] -= s.shift[d];
+          instances.hi[d] -= s.shift[d];
+        }
+        cost.updates += instances.volume();
+        for (size_t index : s.accesses) {
+          SeparableAccess &access = accesses[index];
+          std::optional<Box> elements = access.image(t, instances);
+          if (!elements)
+            return std::nullopt;
+          ArrayBoxes &a = arrays[access.array];
+          auto &list = access.write ? a.writes : a.reads;
+          if (list.size() <= step)
+            list.resize(boxesAt.size());
+          list[step].push_back(std::move(*elements));
+        }
       }
     }
   }
   for (auto &entry : arrays) {
     ArrayBoxes &a = entry.second;
-    mergeBoxes(a.reads);
-    mergeBoxes(a.writes);
-    // The arrays of first read and first write times over the bounding box
-    // of everything the tile touches of the array.
-    Box all;
     for (auto *list : {&a.reads, &a.writes})
-      for (auto &[time, box] : *list) {
-        if (all.lo.empty()) {
-          all = box;
-          continue;
-        }
-        for (unsigned d = 0; d < box.lo.size(); ++d) {
-          all.lo[d] = std::min(all.lo[d], box.lo[d]);
-          all.hi[d] = std::max(all.hi[d], box.hi[d]);
-        }
-      }
-    int64_t size = all.volume();
-    if (size > (int64_t(1) << 26))
+      for (SmallVector<Box> &group : *list)
+        mergeBoxes(group);
+    std::optional<ArrayCounts> counts = countElements(a.reads, a.writes);
+    if (!counts)
       return std::nullopt;
-    // Times relative to the tile's first (a tile spans few steps).
-    constexpr int32_t never = std::numeric_limits<int32_t>::max();
-    std::vector<int32_t> firstRead(size, never), firstWrite(size, never);
-    unsigned n = all.lo.size();
-    auto mark = [&](std::vector<int32_t> &firsts, int64_t absolute,
-                    const Box &box) {
-      int32_t time = int32_t(absolute - first.get_num_si());
-      // Row by row along the last dimension (contiguous).
-      SmallVector<int64_t> at(box.lo);
-      int64_t row = box.hi[n - 1] - box.lo[n - 1] + 1;
-      while (true) {
-        int64_t offset = 0;
-        for (unsigned d = 0; d < n; ++d)
-          offset = offset * (all.hi[d] - all.lo[d] + 1) + (at[d] - all.lo[d]);
-        int32_t *p = firsts.data() + offset;
-        for (int64_t j = 0; j < row; ++j)
-          p[j] = std::min(p[j], time);
-        int d = int(n) - 2;
-        for (; d >= 0; --d) {
-          if (++at[d] <= box.hi[d])
-            break;
-          at[d] = box.lo[d];
-        }
-        if (d < 0)
-          return;
-      }
-    };
-    for (auto &[time, box] : a.reads)
-      mark(firstRead, time, box);
-    for (auto &[time, box] : a.writes)
-      mark(firstWrite, time, box);
-    int64_t read = 0, written = 0, writtenFirst = 0, touched = 0;
-    for (int64_t e = 0; e < size; ++e) {
-      bool r = firstRead[e] != never, w = firstWrite[e] != never;
-      read += r;
-      written += w;
-      touched += r || w;
-      writtenFirst += r && firstWrite[e] < firstRead[e];
-    }
-    auto bytes = program.elementBytes.find(entry.first());
+    auto bytes = elementBytes->find(entry.first());
     int64_t elementBytes =
-        bytes == program.elementBytes.end() ? int64_t(8) : bytes->second;
-    cost.loads += read - writtenFirst;
-    cost.stores += written;
-    cost.footprintBytes += (read ? touched : written) * elementBytes;
+        bytes == this->elementBytes->end() ? int64_t(8) : bytes->second;
+    cost.loads += counts->read - counts->writtenFirst;
+    cost.stores += counts->written;
+    cost.footprintBytes +=
+        (counts->read ? counts->touched : counts->written) * elementBytes;
   }
   if (cost.updates <= 0)
     return std::nullopt;
   return cost;
 }
 
-} // namespace
+/// The points of one tile of `piece` far from the origin (the tiling is
+/// periodic: any tile there is full). Fixing the tile fixes the floors of
+/// the tile coordinates: found as equalities, they leave a set without
+/// existentials.
+isl::set farTile(const TilePiece &piece, unsigned numSpaceDims) {
+  auto tileOf = [&](isl::set point) {
+    isl::set tile =
+        point.apply(isl::manage(isl_map_from_multi_aff(piece.tile.copy())));
+    return piece.points.intersect(tile.preimage(piece.tile))
+        .detect_equalities();
+  };
+  // The tile of one point there, when the piece has points in it (a
+  // color's or a phase's tile function gives every point a tile)...
+  isl::ctx ctx = piece.points.ctx();
+  isl_point *far = isl_point_zero(piece.points.space().release());
+  for (unsigned i = 0; i <= numSpaceDims; ++i)
+    far = isl_point_set_coordinate_val(far, isl_dim_set, int(i),
+                                       isl_val_int_from_si(ctx.get(), 15000));
+  isl::set tile = tileOf(isl::set(isl::manage(far)));
+  if (!tile.is_empty())
+    return tile;
+  // ... else the tile of some point of the piece around it.
+  std::string x = pointNames(numSpaceDims), around;
+  for (unsigned i = 0; i <= numSpaceDims; ++i)
+    around += (i ? " and " : "") + std::string("10000 <= x") +
+              std::to_string(i) + " < 20000";
+  isl::set some =
+      piece.points.intersect(isl::set(ctx, "{ [" + x + "] : " + around + " }"));
+  if (some.is_empty())
+    return some;
+  return tileOf(isl::set(some.sample_point()));
+}
 
-std::optional<TileCost> mlir::stencil::poly::interiorTileCost(
-    const TileModelProgram &program, const TilePiece &piece,
-    unsigned numSpaceDims, TileCounting counting) {
+std::optional<TileCost> tileCost(const TileModelProgram &program,
+                                 BoxCounter *boxes, const TilePiece &piece,
+                                 unsigned numSpaceDims, bool boxesOnly = false) {
   try {
     isl::ctx ctx = piece.points.ctx();
     std::string x = pointNames(numSpaceDims);
-    // A tile far from the origin: the one of some point of the piece there.
-    std::string far;
-    for (unsigned i = 0; i <= numSpaceDims; ++i)
-      far += (i ? " and " : "") + std::string("10000 <= x") +
-             std::to_string(i) + " < 20000";
-    isl::set around(ctx, "{ [" + x + "] : " + far + " }");
-    isl::set some = piece.points.intersect(around);
-    if (some.is_empty())
+    isl::set tilePoints = farTile(piece, numSpaceDims);
+    if (tilePoints.is_empty())
       return std::nullopt;
-    isl::set point = isl::set(some.sample_point());
-    isl::set tile = point.apply(
-        isl::manage(isl_map_from_multi_aff(piece.tile.copy())));
-    // Fixing the tile fixes the floors of the tile coordinates: found as
-    // equalities, they leave a set without existentials, which halves the
-    // cost of counting what it reaches.
-    isl::set tilePoints =
-        piece.points.intersect(tile.preimage(piece.tile)).detect_equalities();
-    if (counting == TileCounting::Boxes)
-      if (std::optional<TileCost> cost = boxTileCost(program, tilePoints))
+    if (boxes)
+      if (std::optional<TileCost> cost = boxes->cost(tilePoints))
         return cost;
+    if (boxesOnly)
+      return std::nullopt;
     isl::union_set instances =
         isl::union_set(tilePoints).preimage(program.canonical);
 
@@ -465,6 +802,18 @@ std::optional<TileCost> mlir::stencil::poly::interiorTileCost(
   }
 }
 
+} // namespace
+
+std::optional<TileCost> mlir::stencil::poly::interiorTileCost(
+    const TileModelProgram &program, const TilePiece &piece,
+    unsigned numSpaceDims, TileCounting counting) {
+  std::optional<BoxCounter> boxes;
+  if (counting != TileCounting::Isl)
+    boxes = BoxCounter::of(program);
+  return tileCost(program, boxes ? &*boxes : nullptr, piece, numSpaceDims,
+                  counting == TileCounting::BoxesOnly);
+}
+
 int64_t mlir::stencil::poly::hostCacheBudgetBytes() {
   std::ifstream file("/sys/devices/system/cpu/cpu0/cache/index2/size");
   int64_t value = 0;
@@ -485,11 +834,13 @@ namespace {
 /// The cost of a tiling given by its pieces: the sum over the pieces of one
 /// tile each (the phases or colors alternate), the largest footprint.
 std::optional<TileCost> tilingCost(const TileModelProgram &program,
+                                   std::optional<BoxCounter> &boxes,
                                    llvm::ArrayRef<TilePiece> pieces,
                                    unsigned numSpaceDims) {
   TileCost total;
   for (const TilePiece &piece : pieces) {
-    std::optional<TileCost> c = interiorTileCost(program, piece, numSpaceDims);
+    std::optional<TileCost> c =
+        tileCost(program, boxes ? &*boxes : nullptr, piece, numSpaceDims);
     if (!c)
       continue; // a color without points
     total.updates += c->updates;
@@ -598,6 +949,7 @@ std::optional<HybridTileSizes> mlir::stencil::poly::modelHybridTileSizes(
     else
       values[1 + i] = {4, 8, 16, 32, 64, 128};
   }
+  std::optional<BoxCounter> boxes = BoxCounter::of(program);
   auto evaluate = [&](llvm::ArrayRef<int64_t> p) -> std::optional<TileCost> {
     HybridTilingOptions options;
     options.hexDim = hexDim;
@@ -611,8 +963,8 @@ std::optional<HybridTileSizes> mlir::stencil::poly::modelHybridTileSizes(
       return std::nullopt;
     // The two phases tile with the same hexagon (sec. 3.3.3): one counts
     // for both.
-    return tilingCost(program, {hybridTilePieces(ctx, cone, options).front()},
-                      n);
+    return tilingCost(program, boxes,
+                      {hybridTilePieces(ctx, cone, options).front()}, n);
   };
   SmallVector<int64_t> best = search(first, values, evaluate, budgetBytes, cost);
   if (best.empty())
@@ -640,6 +992,7 @@ std::optional<SplitTileSizes> mlir::stencil::poly::modelSplitTileSizes(
     values[1 + i] = i + 1 == n ? SmallVector<int64_t>{32, 64, 128, 256, 512,
                                                        1024, 2048}
                                : SmallVector<int64_t>{8, 16, 32, 64, 128, 256};
+  std::optional<BoxCounter> boxes = BoxCounter::of(program);
   auto evaluate = [&](llvm::ArrayRef<int64_t> p) -> std::optional<TileCost> {
     SplitTilingOptions options;
     options.statementsPerStep = k;
@@ -650,7 +1003,7 @@ std::optional<SplitTileSizes> mlir::stencil::poly::modelSplitTileSizes(
     SmallVector<TilePiece> pieces;
     for (const SplitColor &color : splitColors(ctx, cone, options))
       pieces.push_back({color.points, color.tile});
-    return tilingCost(program, pieces, n);
+    return tilingCost(program, boxes, pieces, n);
   };
   SmallVector<int64_t> best = search(first, values, evaluate, budgetBytes, cost);
   if (best.empty())

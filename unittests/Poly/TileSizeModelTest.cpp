@@ -205,6 +205,95 @@ TEST(TileSizeModel, AccessesOtherThanTranslationsMatchASimulation) {
   }
 }
 
+/// A star stencil of radius 2 in `n` space dimensions with `k` statements
+/// per step, a chain: S0 reads the old A, each next one what the one before
+/// wrote (T1, T2, ...), the last writes the new A and reads a coefficient
+/// field C of f32.
+TileModelProgram star(isl::ctx ctx, unsigned n, unsigned k) {
+  std::string x = "s0";
+  for (unsigned d = 1; d < n; ++d)
+    x += ", s" + std::to_string(d);
+  auto at = [&](unsigned d, int offset) {
+    std::string list;
+    for (unsigned e = 0; e < n; ++e) {
+      std::string coordinate = "s" + std::to_string(e);
+      if (e == d)
+        coordinate += (offset > 0 ? " + " : " - ") + std::to_string(abs(offset));
+      list += (e ? ", " : "") + coordinate;
+    }
+    return list;
+  };
+  auto array = [&](unsigned statement, const std::string &subscripts) {
+    if (statement == 0)
+      return "A[t mod 2, " + subscripts + "]";
+    return "T" + std::to_string(statement) + "[" + subscripts + "]";
+  };
+  TileModelProgram p;
+  p.canonical = isl::union_pw_multi_aff(ctx, "{ }");
+  for (unsigned i = 0; i < k; ++i) {
+    std::string s = "S" + std::to_string(i) + "[t, " + x + "]";
+    p.canonical = p.canonical.union_add(isl::union_pw_multi_aff(
+        isl::pw_multi_aff(isl::multi_aff(
+            ctx, "{ " + s + " -> [" + std::to_string(k) + "t + " +
+                     std::to_string(i) + ", " + x + "] }"))));
+    for (unsigned d = 0; d < n; ++d)
+      for (int offset : {-2, -1, 1, 2})
+        p.reads.push_back(
+            isl::map(ctx, "{ " + s + " -> " + array(i, at(d, offset)) + " }"));
+    std::string written = i + 1 == k ? "A[(t + 1) mod 2, " + x + "]"
+                                     : array(i + 1, x);
+    p.writes.push_back(isl::map(ctx, "{ " + s + " -> " + written + " }"));
+    if (i + 1 == k)
+      p.reads.push_back(isl::map(ctx, "{ " + s + " -> C[" + x + "] }"));
+  }
+  p.elementBytes["C"] = 4;
+  return p;
+}
+
+// With five statements per step and slopes that are fractions of a
+// canonical step (a hexagonal tile then keeps divisions of the time in its
+// constraints), hexagons in 2D and split tiles (which isl gives as unions)
+// in 2D and 3D, counting in boxes gives isl's figures for every phase and
+// color.
+TEST(TileSizeModel, BoxCountingMatchesIslInHigherDimensions) {
+  Ctx c;
+  isl::ctx ctx = c.get();
+  for (unsigned n : {2u, 3u}) {
+    TileModelProgram program = star(ctx, n, 5);
+    DependenceCone cone;
+    for (unsigned d = 0; d < n; ++d) {
+      cone.upper.push_back(d == 0 ? Rational{1, 2} : Rational{1, 1});
+      cone.lower.push_back(Rational{1, 3});
+    }
+    std::vector<TilePiece> pieces;
+    HybridTilingOptions hex;
+    hex.statementsPerStep = 5;
+    hex.sizes.h = 9;
+    hex.sizes.widths.assign(n, 8);
+    ASSERT_FALSE(checkTileSizes(cone, hex));
+    // (In 3D isl's enumeration of a hexagonal tile takes seconds.)
+    if (n == 2)
+      for (const TilePiece &piece : hybridTilePieces(ctx, cone, hex))
+        pieces.push_back(piece);
+    SplitTilingOptions split;
+    split.statementsPerStep = 5;
+    split.sizes.h = 5;
+    split.sizes.widths.assign(n, 13);
+    ASSERT_FALSE(checkSplitTileSizes(cone, split));
+    for (const SplitColor &color : splitColors(ctx, cone, split))
+      pieces.push_back({color.points, color.tile});
+    for (const TilePiece &piece : pieces) {
+      std::optional<TileCost> boxes =
+          interiorTileCost(program, piece, n, TileCounting::BoxesOnly);
+      std::optional<TileCost> isl =
+          interiorTileCost(program, piece, n, TileCounting::Isl);
+      ASSERT_TRUE(boxes && isl);
+      expectSame(*boxes, *isl);
+      EXPECT_GT(boxes->loads, 0);
+    }
+  }
+}
+
 // Taller tiles move less per update until the footprint binds; the choice
 // honors the tiling's constraints and the budget.
 TEST(TileSizeModel, ChoiceHonorsConstraintsAndBudget) {

@@ -51,9 +51,10 @@ struct TileCost {
 
 /// How a tile's elements are counted: per time step in boxes where the
 /// tile's slices and the accesses' images are boxes (stencils), isl's
-/// enumeration otherwise; or by isl's enumeration always (the same
-/// figures; tests compare the two).
-enum class TileCounting { Boxes, Isl };
+/// enumeration otherwise; by isl's enumeration always (the same figures;
+/// tests compare the two); or in boxes only (nothing where they do not
+/// apply: for tests).
+enum class TileCounting { Boxes, Isl, BoxesOnly };
 
 /// The cost of a full tile of `piece` (the tiling is periodic: any tile far
 /// from the origin is one). Nothing when isl fails or the tile is empty.
