@@ -135,13 +135,18 @@ int64_t floorDiv(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
 
-/// The slices of a tile, one list of disjoint boxes per canonical time
-/// (from the first), when every constraint of the tile involves besides the
-/// time at most one space coordinate: a hexagon's or a split tile's
+/// A tile as its slices: per canonical time from `first`, disjoint boxes
+/// of space points.
+struct TileSlices {
+  int64_t first = 0;
+  SmallVector<SmallVector<Box>> at;
+};
+
+/// The slices of a tile when every constraint of the tile involves besides
+/// the time at most one space coordinate: a hexagon's or a split tile's
 /// constraints after detect_equalities. The bounds are read off the
 /// constraints, so no slice costs isl a linear program.
-std::optional<std::pair<int64_t, SmallVector<SmallVector<Box>>>>
-tileSlices(const isl::set &tile) {
+std::optional<TileSlices> tileSlices(const isl::set &tile) {
   isl::val first = isl::manage(isl_set_dim_min_val(tile.copy(), 0));
   isl::val last = isl::manage(isl_set_dim_max_val(tile.copy(), 0));
   if (first.is_null() || last.is_null() || !first.is_int() || !last.is_int())
@@ -284,7 +289,35 @@ tileSlices(const isl::set &tile) {
           return std::nullopt;
     slices.push_back(std::move(boxes));
   }
-  return std::make_pair(t0, std::move(slices));
+  return TileSlices{t0, std::move(slices)};
+}
+
+/// The tile whose slice at each time is the product of the slices of
+/// `factors` (one per space dimension, one-dimensional boxes) at that time.
+TileSlices product(llvm::ArrayRef<const TileSlices *> factors) {
+  TileSlices result;
+  int64_t last = std::numeric_limits<int64_t>::max();
+  result.first = std::numeric_limits<int64_t>::min();
+  for (const TileSlices *f : factors) {
+    result.first = std::max(result.first, f->first);
+    last = std::min(last, f->first + int64_t(f->at.size()) - 1);
+  }
+  for (int64_t t = result.first; t <= last; ++t) {
+    SmallVector<Box> boxes = {Box()};
+    for (const TileSlices *f : factors) {
+      SmallVector<Box> longer;
+      for (const Box &prefix : boxes)
+        for (const Box &interval : f->at[t - f->first]) {
+          Box box = prefix;
+          box.lo.push_back(interval.lo[0]);
+          box.hi.push_back(interval.hi[0]);
+          longer.push_back(std::move(box));
+        }
+      boxes = std::move(longer);
+    }
+    result.at.push_back(std::move(boxes));
+  }
+  return result;
 }
 
 /// An access whose every element coordinate is, at a fixed time t of the
@@ -560,7 +593,11 @@ public:
 
   /// The figures of the tile `tilePoints`; nothing when its slices are not
   /// boxes or an array's bounding box is too large to hold.
-  std::optional<TileCost> cost(const isl::set &tilePoints);
+  std::optional<TileCost> cost(const isl::set &tilePoints) {
+    std::optional<TileSlices> slices = tileSlices(tilePoints);
+    return slices ? cost(*slices) : std::nullopt;
+  }
+  std::optional<TileCost> cost(const TileSlices &slices);
 
 private:
   struct Statement {
@@ -612,11 +649,9 @@ private:
   const llvm::StringMap<int64_t> *elementBytes = nullptr;
 };
 
-std::optional<TileCost> BoxCounter::cost(const isl::set &tilePoints) {
-  auto slices = tileSlices(tilePoints);
-  if (!slices)
-    return std::nullopt;
-  auto &[first, boxesAt] = *slices;
+std::optional<TileCost> BoxCounter::cost(const TileSlices &slices) {
+  int64_t first = slices.first;
+  const SmallVector<SmallVector<Box>> &boxesAt = slices.at;
   /// What one array of a tile is accessed on: boxes of elements by the
   /// canonical time of the access (from the tile's first).
   struct ArrayBoxes {
@@ -677,7 +712,8 @@ std::optional<TileCost> BoxCounter::cost(const isl::set &tilePoints) {
 /// periodic: any tile there is full). Fixing the tile fixes the floors of
 /// the tile coordinates: found as equalities, they leave a set without
 /// existentials.
-isl::set farTile(const TilePiece &piece, unsigned numSpaceDims) {
+isl::set farTile(const TilePiece &piece, unsigned numSpaceDims,
+                 bool sampleIfEmpty = true) {
   auto tileOf = [&](isl::set point) {
     isl::set tile =
         point.apply(isl::manage(isl_map_from_multi_aff(piece.tile.copy())));
@@ -692,7 +728,7 @@ isl::set farTile(const TilePiece &piece, unsigned numSpaceDims) {
     far = isl_point_set_coordinate_val(far, isl_dim_set, int(i),
                                        isl_val_int_from_si(ctx.get(), 15000));
   isl::set tile = tileOf(isl::set(isl::manage(far)));
-  if (!tile.is_empty())
+  if (!tile.is_empty() || !sampleIfEmpty)
     return tile;
   // ... else the tile of some point of the piece around it.
   std::string x = pointNames(numSpaceDims), around;
@@ -802,6 +838,101 @@ std::optional<TileCost> tileCost(const TileModelProgram &program,
   }
 }
 
+/// The figures of a split tiling from one-dimensional tiles. With
+/// rectangular bases (thesis sec. 4.3.2) a color's tile is the product of
+/// one trapezoid per dimension, each bounded by the time and its own
+/// coordinate, within the same band: the tile far away is the product of
+/// the one-dimensional tiles of the same far point. Each dimension is
+/// tiled alone with isl once per height and width, so a search changing
+/// one width tiles one dimension again, in two dimensions instead of n+1.
+class SplitProducts {
+public:
+  SplitProducts(isl::ctx ctx, const DependenceCone &cone, BoxCounter &boxes)
+      : ctx(ctx), cone(cone), boxes(boxes) {}
+
+  /// One tile of each color (the sum of their figures, the largest
+  /// footprint); nothing when some tile is not in boxes' form.
+  std::optional<TileCost> cost(const SplitTilingOptions &options) {
+    unsigned n = cone.upper.size();
+    SmallVector<const SmallVector<TileSlices> *> colorsOf;
+    for (unsigned d = 0; d < n; ++d) {
+      const std::optional<SmallVector<TileSlices>> &colors =
+          dimension(d, options.sizes.h, options.sizes.widths[d],
+                    options.statementsPerStep);
+      if (!colors)
+        return std::nullopt;
+      colorsOf.push_back(&*colors);
+    }
+    TileCost total;
+    SmallVector<unsigned> bit(n, 0);
+    while (true) {
+      SmallVector<const TileSlices *> factors;
+      for (unsigned d = 0; d < n; ++d)
+        factors.push_back(&(*colorsOf[d])[bit[d]]);
+      TileSlices tile = product(factors);
+      bool empty = llvm::all_of(
+          tile.at, [](const SmallVector<Box> &boxes) { return boxes.empty(); });
+      if (!empty) {
+        std::optional<TileCost> c = boxes.cost(tile);
+        if (!c)
+          return std::nullopt;
+        total.updates += c->updates;
+        total.loads += c->loads;
+        total.stores += c->stores;
+        total.footprintBytes =
+            std::max(total.footprintBytes, c->footprintBytes);
+      }
+      unsigned d = 0;
+      for (; d < n; ++d) {
+        if (++bit[d] < colorsOf[d]->size())
+          break;
+        bit[d] = 0;
+      }
+      if (d == n)
+        break;
+    }
+    if (total.updates == 0)
+      return std::nullopt;
+    return total;
+  }
+
+private:
+  /// The far tiles of dimension `d` alone, one per color.
+  const std::optional<SmallVector<TileSlices>> &
+  dimension(unsigned d, int64_t h, int64_t width, unsigned k) {
+    auto [it, inserted] = tiles.try_emplace(std::make_tuple(d, h, width, k));
+    if (!inserted)
+      return it->second;
+    try {
+      DependenceCone line;
+      line.upper = {cone.upper[d]};
+      line.lower = {cone.lower[d]};
+      SplitTilingOptions options;
+      options.statementsPerStep = k;
+      options.sizes.h = h;
+      options.sizes.widths = {width};
+      SmallVector<TileSlices> colors;
+      for (const SplitColor &color : splitColors(ctx, line, options)) {
+        std::optional<TileSlices> slices =
+            tileSlices(farTile({color.points, color.tile}, 1, false));
+        if (!slices)
+          return it->second;
+        colors.push_back(std::move(*slices));
+      }
+      it->second = std::move(colors);
+    } catch (const isl::exception &) {
+    }
+    return it->second;
+  }
+
+  isl::ctx ctx;
+  const DependenceCone &cone;
+  BoxCounter &boxes;
+  std::map<std::tuple<unsigned, int64_t, int64_t, unsigned>,
+           std::optional<SmallVector<TileSlices>>>
+      tiles;
+};
+
 } // namespace
 
 std::optional<TileCost> mlir::stencil::poly::interiorTileCost(
@@ -812,6 +943,16 @@ std::optional<TileCost> mlir::stencil::poly::interiorTileCost(
     boxes = BoxCounter::of(program);
   return tileCost(program, boxes ? &*boxes : nullptr, piece, numSpaceDims,
                   counting == TileCounting::BoxesOnly);
+}
+
+std::optional<TileCost>
+mlir::stencil::poly::splitTileCost(const TileModelProgram &program,
+                                   const DependenceCone &cone,
+                                   const SplitTilingOptions &options) {
+  std::optional<BoxCounter> boxes = BoxCounter::of(program);
+  if (!boxes)
+    return std::nullopt;
+  return SplitProducts(program.canonical.ctx(), cone, *boxes).cost(options);
 }
 
 int64_t mlir::stencil::poly::hostCacheBudgetBytes() {
@@ -993,6 +1134,9 @@ std::optional<SplitTileSizes> mlir::stencil::poly::modelSplitTileSizes(
                                                        1024, 2048}
                                : SmallVector<int64_t>{8, 16, 32, 64, 128, 256};
   std::optional<BoxCounter> boxes = BoxCounter::of(program);
+  std::optional<SplitProducts> products;
+  if (boxes)
+    products.emplace(ctx, cone, *boxes);
   auto evaluate = [&](llvm::ArrayRef<int64_t> p) -> std::optional<TileCost> {
     SplitTilingOptions options;
     options.statementsPerStep = k;
@@ -1000,6 +1144,9 @@ std::optional<SplitTileSizes> mlir::stencil::poly::modelSplitTileSizes(
     options.sizes.widths.assign(p.begin() + 1, p.end());
     if (checkSplitTileSizes(cone, options))
       return std::nullopt;
+    if (products)
+      if (std::optional<TileCost> cost = products->cost(options))
+        return cost;
     SmallVector<TilePiece> pieces;
     for (const SplitColor &color : splitColors(ctx, cone, options))
       pieces.push_back({color.points, color.tile});

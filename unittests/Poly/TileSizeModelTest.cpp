@@ -294,6 +294,47 @@ TEST(TileSizeModel, BoxCountingMatchesIslInHigherDimensions) {
   }
 }
 
+// The split model's figures come from products of one-dimensional tiles:
+// the same as counting each color's tile of the n-dimensional tiling (in
+// boxes, which the test above checks against isl), also where a dimension
+// without dependences has no inverted trapezoids (half the colors left out).
+TEST(TileSizeModel, SplitProductsMatchTheTiling) {
+  Ctx c;
+  isl::ctx ctx = c.get();
+  for (unsigned n : {2u, 3u})
+    for (bool flat : {false, true}) {
+      TileModelProgram program = star(ctx, n, 5);
+      DependenceCone cone;
+      for (unsigned d = 0; d < n; ++d) {
+        cone.upper.push_back(d == 0 ? Rational{1, 2} : Rational{1, 1});
+        cone.lower.push_back(flat && d == 1 ? Rational{0, 1} : Rational{1, 3});
+      }
+      if (flat)
+        cone.upper[1] = Rational{0, 1};
+      SplitTilingOptions options;
+      options.statementsPerStep = 5;
+      options.sizes.h = 10;
+      options.sizes.widths.assign(n, 17);
+      ASSERT_FALSE(checkSplitTileSizes(cone, options));
+      TileCost sum;
+      unsigned colors = 0;
+      for (const SplitColor &color : splitColors(ctx, cone, options)) {
+        std::optional<TileCost> one = interiorTileCost(
+            program, {color.points, color.tile}, n, TileCounting::BoxesOnly);
+        ASSERT_TRUE(one);
+        sum.updates += one->updates;
+        sum.loads += one->loads;
+        sum.stores += one->stores;
+        sum.footprintBytes = std::max(sum.footprintBytes, one->footprintBytes);
+        ++colors;
+      }
+      EXPECT_EQ(colors, flat ? 1u << (n - 1) : 1u << n);
+      std::optional<TileCost> product = splitTileCost(program, cone, options);
+      ASSERT_TRUE(product);
+      expectSame(*product, sum);
+    }
+}
+
 // Taller tiles move less per update until the footprint binds; the choice
 // honors the tiling's constraints and the budget.
 TEST(TileSizeModel, ChoiceHonorsConstraintsAndBudget) {

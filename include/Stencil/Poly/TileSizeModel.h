@@ -63,6 +63,14 @@ interiorTileCost(const TileModelProgram &program, const TilePiece &piece,
                  unsigned numSpaceDims,
                  TileCounting counting = TileCounting::Boxes);
 
+/// The figures the split model compares for `options`: one full tile of
+/// each color, summed, with the largest footprint. Counted in boxes on the
+/// product of each dimension's one-dimensional tiles; nothing where boxes
+/// do not apply.
+std::optional<TileCost> splitTileCost(const TileModelProgram &program,
+                                      const DependenceCone &cone,
+                                      const SplitTilingOptions &options);
+
 /// Half the host's per-core L2 cache (Linux sysfs), or 512 KiB when it is
 /// unknown: the default budget of the models.
 int64_t hostCacheBudgetBytes();
