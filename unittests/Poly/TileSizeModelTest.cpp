@@ -362,6 +362,23 @@ TEST(TileSizeModel, ChoiceHonorsConstraintsAndBudget) {
       lastTraffic = cost.trafficPerUpdate();
     }
   }
+  // In 3D under a budget no tile meets, the classical widths stay at least
+  // the cone's span over the tile's height (the search would take the
+  // narrowest otherwise: the smallest footprint).
+  {
+    TileModelProgram program = star(ctx, 3, 5);
+    DependenceCone cone;
+    cone.upper.assign(3, Rational{1, 1});
+    cone.lower.assign(3, Rational{1, 2});
+    TileCost cost;
+    std::optional<HybridTileSizes> sizes =
+        modelHybridTileSizes(program, cone, 0, 5, 1024, cost);
+    ASSERT_TRUE(sizes);
+    for (unsigned d = 1; d < 3; ++d)
+      EXPECT_GE(sizes->widths[d], cone.upper[d].ceilTimes(sizes->h + 1) +
+                                      cone.lower[d].ceilTimes(sizes->h + 1));
+    EXPECT_GT(cost.footprintBytes, 1024);
+  }
   TileModelProgram program = jacobi(ctx, 1);
   TileCost cost;
   std::optional<SplitTileSizes> split =

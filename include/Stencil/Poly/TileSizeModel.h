@@ -78,6 +78,7 @@ int64_t hostCacheBudgetBytes();
 /// The model's choice of hybrid tile sizes for the CPU: h with h+1 a
 /// multiple of `statementsPerStep`, w0 convex (condition (1)), the
 /// innermost classical width a multiple of 8 of at least 32 (vectors),
+/// every classical width at least the cone's span over h+1 steps,
 /// searched one parameter at a time from defaultTileSizes(). `cost`
 /// receives the chosen tile's figures. Nothing when no candidate could be
 /// counted.
