@@ -93,7 +93,7 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
            "Without h and widths, CPU sizes from the tile-size model (the "
            "least memory traffic per update of a full tile, counted with "
            "isl, whose footprint fits cache-kib) instead of the fixed "
-           "defaults (off by default: its search takes seconds)">,
+           "defaults (opt-in; docs/tiling.md)">,
     Option<"cacheKiB", "cache-kib", "int64_t", "0",
            "The model's footprint budget per tile in KiB (0: half the host's "
            "per-core L2 cache, 512 when unknown)">,
@@ -142,7 +142,7 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
            "Without h and widths, CPU sizes from the tile-size model (the "
            "least memory traffic per update of a full tile, counted with "
            "isl, whose footprint fits cache-kib) instead of the fixed "
-           "defaults (off by default: its search takes seconds)">,
+           "defaults (opt-in; docs/tiling.md)">,
     Option<"cacheKiB", "cache-kib", "int64_t", "0",
            "The model's footprint budget per tile in KiB (0: half the host's "
            "per-core L2 cache, 512 when unknown)">,
