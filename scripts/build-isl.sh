@@ -51,6 +51,8 @@ tar -xJf "$work/$TARBALL" -C "$work"
 cc=(gcc)
 if command -v ccache >/dev/null 2>&1; then
   cc=(ccache gcc)
+  # The sources unpack into a new temporary directory each time.
+  export CCACHE_BASEDIR="$work"
 fi
 log "configuring and building (imath-32, static, PIC)"
 (

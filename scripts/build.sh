@@ -36,6 +36,9 @@ case "${STENCIL_ISL:-imath}" in
 esac
 if command -v ccache >/dev/null 2>&1; then
   cmake_args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+  # Paths below the checkout become relative in ccache's hashes, so a fresh
+  # clone elsewhere reuses what another checkout compiled.
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 fi
 cmake "${cmake_args[@]}"
 ninja -C "$BUILD_DIR" -j"$JOBS"
