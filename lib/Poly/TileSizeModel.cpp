@@ -43,6 +43,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <utility>
 #include <vector>
 
 using namespace mlir::stencil::poly;
@@ -454,10 +455,13 @@ countElements(llvm::ArrayRef<SmallVector<Box>> reads,
     return std::nullopt;
   // The bounding box of the rows (all dimensions but the last).
   Box rows;
+  bool firstBox = true;
   for (auto list : {reads, writes})
     for (const SmallVector<Box> &group : list)
       for (const Box &box : group) {
-        if (rows.lo.empty()) {
+        if (box.lo.empty())
+          return std::nullopt; // a scalar: left to isl
+        if (std::exchange(firstBox, false)) {
           rows.lo.assign(box.lo.begin(), box.lo.end() - 1);
           rows.hi.assign(box.hi.begin(), box.hi.end() - 1);
           continue;
@@ -919,7 +923,8 @@ private:
           return it->second;
         colors.push_back(std::move(*slices));
       }
-      it->second = std::move(colors);
+      if (!colors.empty())
+        it->second = std::move(colors);
     } catch (const isl::exception &) {
     }
     return it->second;
