@@ -132,6 +132,15 @@ void mergeBoxes(SmallVector<Box> &group) {
   }
 }
 
+/// Adds one more tile of a tiling (a phase or a color) to `total`: the
+/// tiles alternate, so counts add up and the footprint is the largest.
+void addTile(TileCost &total, const TileCost &tile) {
+  total.updates += tile.updates;
+  total.loads += tile.loads;
+  total.stores += tile.stores;
+  total.footprintBytes = std::max(total.footprintBytes, tile.footprintBytes);
+}
+
 int64_t floorDiv(int64_t a, int64_t b) {
   return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
 }
@@ -880,11 +889,7 @@ public:
         std::optional<TileCost> c = boxes.cost(tile);
         if (!c)
           return std::nullopt;
-        total.updates += c->updates;
-        total.loads += c->loads;
-        total.stores += c->stores;
-        total.footprintBytes =
-            std::max(total.footprintBytes, c->footprintBytes);
+        addTile(total, *c);
       }
       unsigned d = 0;
       for (; d < n; ++d) {
@@ -989,10 +994,7 @@ std::optional<TileCost> tilingCost(const TileModelProgram &program,
         tileCost(program, boxes ? &*boxes : nullptr, piece, numSpaceDims);
     if (!c)
       continue; // a color without points
-    total.updates += c->updates;
-    total.loads += c->loads;
-    total.stores += c->stores;
-    total.footprintBytes = std::max(total.footprintBytes, c->footprintBytes);
+    addTile(total, *c);
   }
   if (total.updates == 0)
     return std::nullopt;
