@@ -9,6 +9,10 @@ and mode (sequential, OpenMP), in one process and on the same arrays:
   untiled   stencil-opt's reference lowering (compile_file);
   hex-tiled the same program after --hex-tile (default or given sizes);
   split     the same program after --split-tile (default or given sizes);
+  hex0, split0
+            with --fixed: the same after --hex-tile=model=false and
+            --split-tile=model=false (the fixed default sizes instead of
+            the tile-size model's);
   polly     with --polly: the same loop nests in PolyBench's form (two steps
             per iteration on fixed buffers, static sizes; cgen.py
             polybench=True) compiled by clang-22 -O3 -march=native
@@ -24,9 +28,12 @@ steps / seconds / 1e9.
     /usr/bin/python3 bench/tiling_bench.py heat2d --hex "h=7 widths=32,1024"
     /usr/bin/python3 bench/tiling_bench.py heat2d --split "h=8 widths=64,1024"
     /usr/bin/python3 bench/tiling_bench.py --polly --openmp      # with Polly (apt-get install clang-22)
+    /usr/bin/python3 bench/tiling_bench.py --fixed               # the model's sizes and the fixed ones
 """
 
 import argparse
+import re
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -34,10 +41,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu_bench as CB  # noqa: E402
 from cpu_bench import B, np  # noqa: E402
+from stencil.compiler import find_stencil_opt  # noqa: E402
 
 SHAPES = {1: (1 << 22,), 2: (3072, 3072), 3: (256, 256, 256)}
 STEPS = {1: 64, 2: 32, 3: 16}
 EXAMPLES = ["jacobi1d_3pt", "jacobi2d", "heat2d", "fdtd2d", "laplace3d", "heat3d"]
+
+
+def model_choice(mlir, tiling, options):
+    """The sizes the tile-size model chose (its `report` remark), or ''."""
+    run = subprocess.run([find_stencil_opt(), str(mlir),
+                          f"--{tiling}-tile={options} report".strip(), "-o", "/dev/null"],
+                         capture_output=True, text=True)
+    found = re.search(r"sizes (h=\S+ widths=\S+) \(model\): (\S+)", run.stderr)
+    return f"{found.group(1)} ({found.group(2)} loads+stores/update)" if found else ""
 
 
 def main(argv=None):
@@ -51,6 +68,8 @@ def main(argv=None):
     p.add_argument("--split", default="", help="--split-tile options (default: the pass's)")
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--openmp", action="store_true", help="also the OpenMP variants")
+    p.add_argument("--fixed", action="store_true",
+                   help="also the tilings with the fixed default sizes (model=false)")
     p.add_argument("--cc", default="cc")
     p.add_argument("--polly", action="store_true",
                    help="also the loop nests compiled by clang-22 with Polly")
@@ -61,7 +80,8 @@ def main(argv=None):
     split_pass = f"split-tile={args.split}" if args.split else "split-tile"
     workdir = Path(tempfile.mkdtemp(prefix="tiling-bench-"))
     failures = 0
-    names = ["C", "untiled", "hex", "split"] + (["polly"] if args.polly else [])
+    names = (["C", "untiled", "hex", "split"] + (["hex0", "split0"] if args.fixed else [])
+             + (["polly"] if args.polly else []))
     print(f"{'example':14} {'dtype':5} {'shape':>16} {'steps':>5} {'mode':4} "
           + " ".join(f"{n:>8}" for n in names) + "  GStencils/s; "
           + " ".join(f"{n}/untiled" for n in names[2:]))
@@ -79,6 +99,11 @@ def main(argv=None):
                 wd.mkdir(parents=True)
                 mlir = wd / f"{name}.mlir"
                 mlir.write_text(spec.mlir(shape, steps, ety))
+                if not openmp:
+                    for tiling, options in (("hex", args.hex), ("split", args.split)):
+                        choice = model_choice(mlir, tiling, options)
+                        if choice:
+                            print(f"# {name} {ety} {tiling}: the model's {choice}")
                 variants = {
                     "C": CB.CVersion(spec, shape, steps, ety, openmp, wd / "c", args.cc,
                                      args.cflags),
@@ -86,6 +111,11 @@ def main(argv=None):
                     "hex": CB.Ours(spec, mlir, openmp, wd / "hex", (hex_pass,), "hex"),
                     "split": CB.Ours(spec, mlir, openmp, wd / "split", (split_pass,), "split"),
                 }
+                if args.fixed:
+                    for tiling in ("hex", "split"):
+                        variants[tiling + "0"] = CB.Ours(spec, mlir, openmp, wd / (tiling + "0"),
+                                                         (f"{tiling}-tile=model=false",),
+                                                         tiling + "0")
                 if args.polly:
                     polly = ["-mllvm", "-polly"] + (["-mllvm", "-polly-parallel", "-fopenmp"]
                                                     if openmp else [])

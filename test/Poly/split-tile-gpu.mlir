@@ -1,9 +1,10 @@
 // Split tiles on the GPU: --split-tile without sizes tiles for the CPU
-// (bands of 8 steps in 2D) and leaves split_tile_auto; poly-to-gpu tiles
+// (with model=false the fixed bands of 8 steps in 2D) and leaves
+// split_tile_auto; poly-to-gpu tiles
 // again with the GPU's sizes (bands of 4 steps, periods 16 x 64, steps
 // unrolled) and maps each of the four colors to a kernel; the whole
 // pipeline launches one kernel per color in the band loop.
-// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile | FileCheck %s --check-prefix=CPU
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile=model=false | FileCheck %s --check-prefix=CPU
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --poly-to-gpu | FileCheck %s --check-prefix=TREE
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --poly-to-gpu | grep -o 'mark: \\22kernel\\22' | count 4
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --convert-to-gpu=host-to-llvm=false | FileCheck %s --check-prefix=LAUNCH

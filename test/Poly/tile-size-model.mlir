@@ -1,10 +1,13 @@
-// The tile-size model (model=true): without h and widths the CPU sizes are
+// The tile-size model (model=true, the default): without h and widths the CPU sizes are
 // the ones whose full tile moves the fewest elements per update (counted
 // with isl) within the cache budget, reported with report.
 // RUN: stencil-opt %s --hex-tile="model=true report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=HEX
 // RUN: stencil-opt %s --split-tile="model=true report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=SPLIT
-// Without model=true the fixed defaults (h = 15, w0 = 512 in 1D).
-// RUN: stencil-opt %s --hex-tile | FileCheck %s --check-prefix=DEFAULT
+// The model is the default: the same sizes without model=true.
+// RUN: stencil-opt %s --hex-tile="report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=HEX
+// RUN: stencil-opt %s --split-tile="report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=SPLIT
+// model=false: the fixed defaults (h = 15, w0 = 512 in 1D).
+// RUN: stencil-opt %s --hex-tile=model=false | FileCheck %s --check-prefix=DEFAULT
 // Given sizes win over the model.
 // RUN: stencil-opt %s --hex-tile="model=true report h=3 widths=8" 2>&1 | FileCheck %s --check-prefix=GIVEN
 

@@ -89,11 +89,11 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
            "Unroll the intra-tile time loop (when not given: on for GPU "
            "sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
            "for the CPU)">,
-    Option<"sizeModel", "model", "bool", "false",
+    Option<"sizeModel", "model", "bool", "true",
            "Without h and widths, CPU sizes from the tile-size model (the "
            "least memory traffic per update of a full tile, counted with "
-           "isl, whose footprint fits cache-kib) instead of the fixed "
-           "defaults (opt-in; docs/tiling.md)">,
+           "isl, whose footprint fits cache-kib); model=false: the fixed "
+           "defaults of docs/tiling.md">,
     Option<"cacheKiB", "cache-kib", "int64_t", "0",
            "The model's footprint budget per tile in KiB (0: half the host's "
            "per-core L2 cache, 512 when unknown)">,
@@ -138,11 +138,11 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
            "Unroll the steps of a band within a tile (when not given: on for "
            "GPU sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
            "for the CPU)">,
-    Option<"sizeModel", "model", "bool", "false",
+    Option<"sizeModel", "model", "bool", "true",
            "Without h and widths, CPU sizes from the tile-size model (the "
            "least memory traffic per update of a full tile, counted with "
-           "isl, whose footprint fits cache-kib) instead of the fixed "
-           "defaults (opt-in; docs/tiling.md)">,
+           "isl, whose footprint fits cache-kib); model=false: the fixed "
+           "defaults of docs/tiling.md">,
     Option<"cacheKiB", "cache-kib", "int64_t", "0",
            "The model's footprint budget per tile in KiB (0: half the host's "
            "per-core L2 cache, 512 when unknown)">,
