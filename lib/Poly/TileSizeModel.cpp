@@ -24,8 +24,8 @@
 // (isl_set_count_val over the elements' relations): the same figures,
 // slower.
 //
-// The search goes one parameter at a time (h, then w0, then the classical
-// widths, repeated while it improves) from the fixed defaults, over the
+// The search goes one parameter at a time (the widths, then h, repeated
+// while it improves) from the fixed defaults, over the
 // values each tiling allows.
 //
 //===----------------------------------------------------------------------===//
@@ -1001,7 +1001,11 @@ std::optional<TileCost> tilingCost(const TileModelProgram &program,
   return total;
 }
 
-/// Coordinate search over `values[p]` for each parameter p, from `start`.
+/// Coordinate search over `values[p]` for each parameter p, from `start`,
+/// the height (p = 0) after the widths: the widths first fit the tile into
+/// the budget at the start's height, then the height grows within it.
+/// Height first, a start over the budget would take the least height that
+/// fits (no reuse over time, h = 0) and never leave it.
 /// `evaluate` gives nothing for an invalid combination.
 SmallVector<int64_t> search(
     SmallVector<int64_t> start, llvm::ArrayRef<SmallVector<int64_t>> values,
@@ -1039,7 +1043,8 @@ SmallVector<int64_t> search(
   std::optional<TileCost> bestSoFar = cost(best);
   for (unsigned round = 0; round < 3; ++round) {
     bool improved = false;
-    for (unsigned p = 0; p < values.size(); ++p)
+    for (unsigned q = 1; q <= values.size(); ++q) {
+      unsigned p = q % values.size();
       for (int64_t v : values[p]) {
         SmallVector<int64_t> candidate = best;
         candidate[p] = v;
@@ -1050,6 +1055,7 @@ SmallVector<int64_t> search(
           improved = true;
         }
       }
+    }
     if (!improved)
       break;
   }

@@ -379,6 +379,29 @@ TEST(TileSizeModel, ChoiceHonorsConstraintsAndBudget) {
                                       cone.lower[d].ceilTimes(sizes->h + 1));
     EXPECT_GT(cost.footprintBytes, 1024);
   }
+  // A 3D star whose default tile exceeds the budget: the widths shrink
+  // first and the tile still spans several steps (height first, the search
+  // took h = 0, no reuse over time, and stayed there).
+  {
+    TileModelProgram program = star(ctx, 3, 1);
+    DependenceCone cone;
+    cone.upper.assign(3, Rational{2, 1});
+    cone.lower.assign(3, Rational{2, 1});
+    TileCost cost;
+    std::optional<HybridTileSizes> sizes =
+        modelHybridTileSizes(program, cone, 0, 1, 512 * 1024, cost);
+    ASSERT_TRUE(sizes);
+    EXPECT_GE(sizes->h, 1);
+    EXPECT_LE(cost.footprintBytes, 512 * 1024);
+    // Less traffic per update than the same widths over two steps (h = 0).
+    HybridTilingOptions options;
+    options.sizes = *sizes;
+    options.sizes.h = 0;
+    std::optional<TileCost> flat = interiorTileCost(
+        program, hybridTilePieces(ctx, cone, options).front(), 3);
+    ASSERT_TRUE(flat);
+    EXPECT_LT(cost.trafficPerUpdate(), 0.75 * flat->trafficPerUpdate());
+  }
   TileModelProgram program = jacobi(ctx, 1);
   TileCost cost;
   std::optional<SplitTileSizes> split =
