@@ -33,6 +33,7 @@ steps / seconds / 1e9.
 
 import argparse
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -75,6 +76,8 @@ def main(argv=None):
                    help="also the loop nests compiled by clang-22 with Polly")
     p.add_argument("--clang", default="clang-22", help="the clang with Polly (--polly)")
     args = p.parse_args(argv)
+    if args.polly and not shutil.which(args.clang):
+        p.error(f"--polly needs {args.clang} (apt-get install clang-22)")
     args.cflags = CB.CFLAGS
     hex_pass = f"hex-tile={args.hex}" if args.hex else "hex-tile"
     split_pass = f"split-tile={args.split}" if args.split else "split-tile"

@@ -111,7 +111,7 @@ LogicalResult mlir::stencil::poly::fuseScop(ScopOp scop,
   options.threads = request.threads;
   options.budgetBytes = request.budgetBytes > 0 ? request.budgetBytes
                         : request.gpu          ? 48 * 1024
-                                               : hostCacheBudgetBytes();
+                                               : hostL2CacheBytes() / 2;
   std::optional<FusionPlan> plan =
       planFusion(statements, arrays, n, options, error);
   if (!plan) {

@@ -965,7 +965,7 @@ mlir::stencil::poly::splitTileCost(const TileModelProgram &program,
   return SplitProducts(program.canonical.ctx(), cone, *boxes).cost(options);
 }
 
-int64_t mlir::stencil::poly::hostCacheBudgetBytes() {
+int64_t mlir::stencil::poly::hostL2CacheBytes() {
   std::ifstream file("/sys/devices/system/cpu/cpu0/cache/index2/size");
   int64_t value = 0;
   std::string unit;
@@ -975,9 +975,9 @@ int64_t mlir::stencil::poly::hostCacheBudgetBytes() {
                     : unit[0] == 'M' ? 1024 * 1024
                     : unit[0] == 'K' ? 1024
                                      : 1;
-    return value * scale / 2;
+    return value * scale;
   }
-  return 512 * 1024;
+  return 1024 * 1024;
 }
 
 namespace {

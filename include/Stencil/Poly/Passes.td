@@ -95,8 +95,8 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
            "isl, whose footprint fits cache-kib); model=false: the fixed "
            "defaults of docs/tiling.md">,
     Option<"cacheKiB", "cache-kib", "int64_t", "0",
-           "The model's footprint budget per tile in KiB (0: half the host's "
-           "per-core L2 cache, 512 when unknown)">,
+           "The model's footprint budget per tile in KiB (0: the host's "
+           "per-core L2 cache, 1024 when unknown)">,
     Option<"report", "report", "bool", "false",
            "A remark per scop with the model's sizes and figures">,
     Option<"testIgnoreDependences", "test-ignore-dependences", "bool", "false",
@@ -144,8 +144,8 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
            "isl, whose footprint fits cache-kib); model=false: the fixed "
            "defaults of docs/tiling.md">,
     Option<"cacheKiB", "cache-kib", "int64_t", "0",
-           "The model's footprint budget per tile in KiB (0: half the host's "
-           "per-core L2 cache, 512 when unknown)">,
+           "The model's footprint budget per tile in KiB (0: the host's "
+           "per-core L2 cache, 1024 when unknown)">,
     Option<"report", "report", "bool", "false",
            "A remark per scop with the model's sizes and figures">,
     Option<"testIgnoreDependences", "test-ignore-dependences", "bool", "false",

@@ -113,7 +113,7 @@ std::optional<Sizes> modelTileSizes(ScopOp scop, const ScopModel &model,
   std::string error;
   std::optional<TileModelProgram> program =
       tileModelProgram(scop, model, error);
-  int64_t budget = budgetBytes > 0 ? budgetBytes : hostCacheBudgetBytes();
+  int64_t budget = budgetBytes > 0 ? budgetBytes : hostL2CacheBytes();
   TileCost cost;
   std::optional<Sizes> sizes =
       program ? choose(*program, budget, cost) : std::nullopt;

@@ -71,9 +71,11 @@ std::optional<TileCost> splitTileCost(const TileModelProgram &program,
                                       const DependenceCone &cone,
                                       const SplitTilingOptions &options);
 
-/// Half the host's per-core L2 cache (Linux sysfs), or 512 KiB when it is
-/// unknown: the default budget of the models.
-int64_t hostCacheBudgetBytes();
+/// The host's per-core L2 cache (Linux sysfs), or 1 MiB when it is unknown:
+/// the time tilings' default budget (a tile's footprint counts every element
+/// of all its steps, more than is live at once; measured in performance.md),
+/// fusion's is half of it.
+int64_t hostL2CacheBytes();
 
 /// The model's choice of hybrid tile sizes for the CPU: h with h+1 a
 /// multiple of `statementsPerStep`, w0 convex (condition (1)), the
