@@ -413,12 +413,12 @@ def _add_tiling_options(parser):
     parser.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
                         help="hybrid hexagonal time tiling, with the options of "
                              "stencil-opt --hex-tile (for example \"h=3 widths=16,256\"; "
-                             "none: the defaults)")
+                             "none: the defaults, the tile-size model's for the CPU)")
     parser.add_argument("--split-tile", nargs="?", const="", metavar="OPTIONS",
                         help="split time tiling (trapezoids, one color per subset of the "
                              "space dimensions), with the options of stencil-opt "
                              "--split-tile (for example \"h=4 widths=32,256\"; none: the "
-                             "defaults)")
+                             "defaults, the tile-size model's for the CPU)")
     parser.add_argument("--fuse", nargs="?", const="", metavar="OPTIONS",
                         help="fuse the statements of each step or sweep in overlapped "
                              "tiles, with the options of stencil-opt --fuse (for example "
