@@ -1,6 +1,6 @@
-// The tile-size model (model=true, the default): without h and widths the CPU sizes are
-// the ones whose full tile moves the fewest elements per update (counted
-// with isl) within the cache budget, reported with report.
+// The tile-size model (model=true, the default): without h and widths the
+// CPU sizes are the ones whose full tile moves the fewest elements per
+// update (counted with isl) within the cache budget, reported with report.
 // RUN: stencil-opt %s --hex-tile="model=true report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=HEX
 // RUN: stencil-opt %s --split-tile="model=true report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=SPLIT
 // The model is the default: the same sizes without model=true.
