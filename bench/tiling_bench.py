@@ -52,7 +52,8 @@ EXAMPLES = ["jacobi1d_3pt", "jacobi2d", "heat2d", "fdtd2d", "laplace3d", "heat3d
 def model_choice(mlir, tiling, options):
     """The sizes the tile-size model chose (its `report` remark), or ''."""
     run = subprocess.run([find_stencil_opt(), str(mlir),
-                          f"--{tiling}-tile={options} report".strip(), "-o", "/dev/null"],
+                          f"--{tiling}-tile={' '.join(filter(None, (options, 'report')))}",
+                          "-o", "/dev/null"],
                          capture_output=True, text=True)
     found = re.search(r"sizes (h=\S+ widths=\S+) \(model\): (\S+)", run.stderr)
     return f"{found.group(1)} ({found.group(2)} loads+stores/update)" if found else ""

@@ -133,12 +133,15 @@ void expectSame(const TileCost &model, const TileCost &simulated) {
   EXPECT_EQ(model.footprintBytes, simulated.footprintBytes);
 }
 
-DependenceCone unitCone() {
+/// The same slopes in each of `n` dimensions.
+DependenceCone uniformCone(unsigned n, Rational upper, Rational lower) {
   DependenceCone cone;
-  cone.upper = {Rational{1, 1}};
-  cone.lower = {Rational{1, 1}};
+  cone.upper.assign(n, upper);
+  cone.lower.assign(n, lower);
   return cone;
 }
+
+DependenceCone unitCone() { return uniformCone(1, {1, 1}, {1, 1}); }
 
 TEST(TileSizeModel, HexagonCountsMatchASimulation) {
   Ctx c;
@@ -367,9 +370,7 @@ TEST(TileSizeModel, ChoiceHonorsConstraintsAndBudget) {
   // narrowest otherwise: the smallest footprint).
   {
     TileModelProgram program = star(ctx, 3, 5);
-    DependenceCone cone;
-    cone.upper.assign(3, Rational{1, 1});
-    cone.lower.assign(3, Rational{1, 2});
+    DependenceCone cone = uniformCone(3, {1, 1}, {1, 2});
     TileCost cost;
     std::optional<HybridTileSizes> sizes =
         modelHybridTileSizes(program, cone, 0, 5, 1024, cost);
@@ -384,9 +385,7 @@ TEST(TileSizeModel, ChoiceHonorsConstraintsAndBudget) {
   // took h = 0, no reuse over time, and stayed there).
   {
     TileModelProgram program = star(ctx, 3, 1);
-    DependenceCone cone;
-    cone.upper.assign(3, Rational{2, 1});
-    cone.lower.assign(3, Rational{2, 1});
+    DependenceCone cone = uniformCone(3, {2, 1}, {2, 1});
     TileCost cost;
     std::optional<HybridTileSizes> sizes =
         modelHybridTileSizes(program, cone, 0, 1, 512 * 1024, cost);
