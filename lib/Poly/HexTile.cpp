@@ -30,6 +30,10 @@ struct HexTilePass : mlir::stencil::poly::impl::HexTileBase<HexTilePass> {
 
   LogicalResult tile(ScopOp scop);
 
+  /// Set by leaveTilingToGpuMapping: a poly-to-gpu follows, which tiles
+  /// again the scops this pass would tile for a target not yet known.
+  bool gpuMappingFollows = false;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (hasUnboundedTemps(module)) {
@@ -69,10 +73,17 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   if (cacheKiB < 0)
     return mlir::emitError(scop.getLoc(), "cache-kib must be at least 0, got ")
            << cacheKiB.getValue();
-  if (failed(hexTileScop(scop, request)))
+  bool targetUnknown = target == "auto" && height < 0 && widths.empty();
+  // A fused scop keeps this pass's tiling (which replaces the fusion) and
+  // a test run ignoring dependences its own.
+  bool leaveToGpuMapping = gpuMappingFollows && targetUnknown && height == -1 &&
+                           !testIgnoreDependences &&
+                           !scop->hasAttr(kFuseRequestAttr) &&
+                           !scop->hasAttr(kFusedLocalAttr);
+  if (!leaveToGpuMapping && failed(hexTileScop(scop, request)))
     return failure();
   // Default sizes for a target not yet known: poly-to-gpu tiles again.
-  if (target == "auto" && height < 0 && widths.empty()) {
+  if (targetUnknown) {
     Builder b(scop.getContext());
     SmallVector<NamedAttribute> carried = {
         b.getNamedAttr("hex_dim", b.getI64IntegerAttr(hexDim))};
@@ -242,4 +253,11 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
            << e.what();
   }
   return success();
+}
+
+bool mlir::stencil::poly::detail::leaveHexTilingToGpuMapping(Pass &pass) {
+  auto *hexTile = dyn_cast<HexTilePass>(&pass);
+  if (hexTile)
+    hexTile->gpuMappingFollows = true;
+  return hexTile;
 }

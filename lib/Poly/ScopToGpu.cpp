@@ -697,3 +697,20 @@ LogicalResult PolyToGpuPass::mapCanonical(ScopOp scop, const ScopModel &model) {
 }
 
 } // namespace
+
+void mlir::stencil::poly::leaveTilingToGpuMapping(OpPassManager &pm) {
+  // The last time tiling seen, while only shape inference follows it.
+  Pass *tiling = nullptr;
+  for (Pass &pass : pm.getPasses()) {
+    StringRef name = pass.getArgument();
+    if (name == "poly-to-gpu" && tiling) {
+      if (!detail::leaveHexTilingToGpuMapping(*tiling))
+        detail::leaveSplitTilingToGpuMapping(*tiling);
+      tiling = nullptr;
+    } else if (name == "hex-tile" || name == "split-tile") {
+      tiling = &pass;
+    } else if (name != "stencil-shape-inference") {
+      tiling = nullptr;
+    }
+  }
+}

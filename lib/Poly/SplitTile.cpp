@@ -30,6 +30,10 @@ struct SplitTilePass : mlir::stencil::poly::impl::SplitTileBase<SplitTilePass> {
 
   LogicalResult tile(ScopOp scop);
 
+  /// Set by leaveTilingToGpuMapping: a poly-to-gpu follows, which tiles
+  /// again the scops this pass would tile for a target not yet known.
+  bool gpuMappingFollows = false;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (hasUnboundedTemps(module)) {
@@ -65,10 +69,17 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   if (cacheKiB < 0)
     return mlir::emitError(scop.getLoc(), "cache-kib must be at least 0, got ")
            << cacheKiB.getValue();
-  if (failed(splitTileScop(scop, request)))
+  bool targetUnknown = target == "auto" && height < 0 && widths.empty();
+  // A fused scop keeps this pass's tiling (which replaces the fusion) and
+  // a test run ignoring dependences its own.
+  bool leaveToGpuMapping = gpuMappingFollows && targetUnknown && height == -1 &&
+                           !testIgnoreDependences &&
+                           !scop->hasAttr(kFuseRequestAttr) &&
+                           !scop->hasAttr(kFusedLocalAttr);
+  if (!leaveToGpuMapping && failed(splitTileScop(scop, request)))
     return failure();
   // Default sizes for a target not yet known: poly-to-gpu tiles again.
-  if (target == "auto" && height < 0 && widths.empty()) {
+  if (targetUnknown) {
     Builder b(scop.getContext());
     SmallVector<NamedAttribute> carried;
     if (isolate.hasValue())
@@ -146,4 +157,11 @@ mlir::stencil::poly::splitTileScop(ScopOp scop,
   scop->removeAttr(kFusedLocalAttr);
   scop->removeAttr(kFuseRequestAttr);
   return success();
+}
+
+bool mlir::stencil::poly::detail::leaveSplitTilingToGpuMapping(Pass &pass) {
+  auto *splitTile = dyn_cast<SplitTilePass>(&pass);
+  if (splitTile)
+    splitTile->gpuMappingFollows = true;
+  return splitTile;
 }

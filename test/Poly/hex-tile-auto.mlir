@@ -41,6 +41,29 @@
 // RUN: stencil-opt %t.heat3d.mlir --hex-tile=isolate=true --poly-to-gpu | FileCheck %s --check-prefix=ISO
 // RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=NOISO
 // ISO: options: \22{ isolate[
+// With poly-to-gpu next (only shape inference may stand between), the
+// CPU tiling would be thrown away: stencil-opt lets --hex-tile leave the
+// scop's canonical schedule with the mark alone (DEFER), in a
+// --pass-pipeline too. Any other pass between them, or a fused scop, gets
+// the CPU tiling first (TILED); the GPU tiling is the same either way.
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile --poly-to-gpu=chip=sm_75 -mlir-print-ir-after=hex-tile 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFER
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --pass-pipeline="builtin.module(hex-tile,stencil-shape-inference,poly-to-gpu{chip=sm_75})" -mlir-print-ir-after=hex-tile 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFER
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile --convert-to-gpu=format=isa -mlir-print-ir-after=hex-tile 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFER
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile --symbol-dce --poly-to-gpu=chip=sm_75 -mlir-print-ir-after=hex-tile 2>&1 >/dev/null | FileCheck %s --check-prefix=TILED
+// RUN: stencil-opt %stencil_src/examples/fdtd2d.mlir --fuse --hex-tile --poly-to-gpu=chip=sm_75 -mlir-print-ir-after=hex-tile 2>&1 >/dev/null | FileCheck %s --check-prefix=TILED
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile --symbol-dce --poly-to-gpu=chip=sm_75 > %t.kept.mlir
+// RUN: diff %t.auto.mlir %t.kept.mlir
+// The same for --split-tile.
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --poly-to-gpu=chip=sm_75 -mlir-print-ir-after=split-tile 2>&1 >/dev/null | FileCheck %s --check-prefix=DEFER
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --poly-to-gpu=chip=sm_75 > %t.split.mlir
+// RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --split-tile --symbol-dce --poly-to-gpu=chip=sm_75 > %t.split-kept.mlir
+// RUN: diff %t.split.mlir %t.split-kept.mlir
+// DEFER: poly.scop
+// DEFER-SAME: _tile_auto = {
+// DEFER-NOT: floor(
+// DEFER: poly.yield
+// TILED: poly.scop
+// TILED-SAME: floor(
 // Explicit sizes or an explicit target are kept.
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=target=cpu | FileCheck %s --check-prefix=KEEP
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile=h=2 | FileCheck %s --check-prefix=KEEP

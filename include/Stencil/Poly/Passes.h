@@ -111,6 +111,24 @@ LogicalResult splitTileScop(ScopOp scop, const SplitTileRequest &request);
 /// the other options given (isolate, unroll).
 constexpr const char *kSplitRetileForGpuAttr = "split_tile_auto";
 
+/// Lets a --hex-tile or --split-tile of `pm` that would tile for a target
+/// not yet known (target=auto, default sizes) leave the tiling to a
+/// poly-to-gpu that follows it, with only shape inference between them:
+/// poly-to-gpu tiles such a scop again with the GPU's sizes from its
+/// canonical schedule, so the CPU's tiling would be thrown away. The scop
+/// keeps its canonical schedule and gets the re-tiling attribute alone.
+/// stencil-opt calls this on the pipeline it parsed; a frontend that builds
+/// its own pass manager may call it too (nothing changes without it but the
+/// compile time).
+void leaveTilingToGpuMapping(OpPassManager &pm);
+
+namespace detail {
+/// Marks `pass` when it is a --hex-tile (--split-tile) pass; false
+/// otherwise. For leaveTilingToGpuMapping.
+bool leaveHexTilingToGpuMapping(Pass &pass);
+bool leaveSplitTilingToGpuMapping(Pass &pass);
+} // namespace detail
+
 /// What --fuse (or poly-to-gpu, planning a fused scop again for a GPU)
 /// does to one scop.
 struct FuseRequest {

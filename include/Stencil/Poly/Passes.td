@@ -76,7 +76,8 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
     Option<"target", "target", "std::string", "\"auto\"",
            "What the default sizes suit: 'cpu', 'gpu', or 'auto' (the CPU's "
            "sizes, and poly-to-gpu, e.g. in --convert-to-gpu, tiles again "
-           "with the GPU's when neither h nor widths was given)">,
+           "with the GPU's when neither h nor widths was given; stencil-opt "
+           "leaves the tiling to a poly-to-gpu that directly follows)">,
     Option<"isolate", "isolate", "bool", "true",
            "Generate full tiles separately, without boundary conditions">,
     Option<"offset", "offset", "int64_t", "0",
@@ -131,7 +132,8 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
     Option<"target", "target", "std::string", "\"auto\"",
            "What the default sizes suit: 'cpu', 'gpu', or 'auto' (the CPU's "
            "sizes, and poly-to-gpu, e.g. in --convert-to-gpu, tiles again "
-           "with the GPU's when neither h nor widths was given)">,
+           "with the GPU's when neither h nor widths was given; stencil-opt "
+           "leaves the tiling to a poly-to-gpu that directly follows)">,
     Option<"isolate", "isolate", "bool", "true",
            "Generate full tiles separately, without boundary conditions">,
     Option<"unroll", "unroll", "bool", "false",
