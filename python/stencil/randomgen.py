@@ -341,6 +341,12 @@ def main(argv=None):
                         help="hex-tile every time loop with random tile sizes")
     tiling.add_argument("--split-tile", action="store_true",
                         help="split-tile every time loop with random tile sizes")
+    parser.add_argument("--default-sizes", action="store_true",
+                        help="with --hex-tile or --split-tile: no sizes (the tile-size model's "
+                             "choice, half the time within a small random cache-kib so that the "
+                             "small grids hold several tiles); with --emulate-gpu too: "
+                             "poly-to-gpu's defaults (the GPU's sizes, threads and promotion), "
+                             "as a user's --hex-tile --convert-to-gpu")
     parser.add_argument("--fuse", action="store_true",
                         help="fuse the applies of every step and sweep (--fuse) with random "
                              "tile sizes or the model's, after the tiling if any")
@@ -371,9 +377,12 @@ def main(argv=None):
             tiling = "hex-tile" if args.hex_tile else "split-tile"
             random_options = random_hex_options if args.hex_tile else random_split_options
             options, has_scop = random_options(rng, path, prog.rank)
-            passes = (f"{tiling}={options}",)
+            if args.default_sizes:
+                options = "" if args.emulate_gpu or rng.random() < 0.5 else \
+                    f"cache-kib={rng.choice((4, 8, 16, 32))}"
+            passes = (f"{tiling}={options}" if options else tiling,)
             tiled += has_scop
-            note = f", {tiling} {options}" if has_scop else ", not tiled"
+            note = f", {tiling} {options or 'defaults'}" if has_scop else ", not tiled"
         if args.fuse:
             fuse = "fuse"
             if rng.random() < 0.7:
@@ -387,7 +396,9 @@ def main(argv=None):
                 note += f", {fuse}"
         progs.append(prog)
         if args.emulate_gpu:
-            if args.hex_tile or args.split_tile:
+            if (args.hex_tile or args.split_tile) and args.default_sizes:
+                passes += ("poly-to-gpu",)
+            elif args.hex_tile or args.split_tile:
                 threads = [rng.randint(1, 8) for _ in range(min(prog.rank, 3))]
                 # Often threads along x that divide the innermost width: the
                 # shift of inter-tile reuse is then a multiple of them.
