@@ -663,6 +663,23 @@ static isl::set fullPhaseTiles(const HybridTiler &tiler, unsigned p, unsigned n,
   return mlir::stencil::poly::fullTiles(tileOf, domain, canonical);
 }
 
+bool mlir::stencil::poly::tilesWiderThanPoints(
+    isl::union_set points, const HybridTilingOptions &options) {
+  if (isl_union_set_n_set(points.get()) != 1)
+    return false;
+  isl::set box = isl::manage(isl_set_from_union_set(points.release()));
+  for (unsigned d = 0; d < options.sizes.widths.size(); ++d) {
+    isl::val lo = box.dim_min_val(1 + d), hi = box.dim_max_val(1 + d);
+    if (!lo.is_int() || !hi.is_int())
+      continue;
+    int64_t narrowestRow =
+        options.sizes.widths[d] + (d == options.hexDim ? 1 : 0);
+    if (hi.get_num_si() - lo.get_num_si() + 1 < narrowestRow)
+      return true;
+  }
+  return false;
+}
+
 std::optional<isl::schedule> mlir::stencil::poly::buildHybridSchedule(
     isl::union_set domain, isl::union_map canonical, const DependenceCone &cone,
     const HybridTilingOptions &options, std::string &error) {
@@ -689,6 +706,12 @@ std::optional<isl::schedule> mlir::stencil::poly::buildHybridSchedule(
     }
 
     HybridTiler tiler(ctx, cone, options);
+    bool isolate =
+        options.isolateFullTiles &&
+        !tilesWiderThanPoints(
+            domain.apply(isl::manage(
+                isl_union_map_from_union_pw_multi_aff(canon->copy()))),
+            options);
     // From P to the statements: f o canonical.
     auto band = [&](isl::pw_multi_aff f) {
       isl::union_pw_multi_aff onStatements =
@@ -745,7 +768,7 @@ std::optional<isl::schedule> mlir::stencil::poly::buildHybridSchedule(
               .as<isl::schedule_node_band>()
               .set_permutable(1)
               .member_set_coincident(0, 1);
-      if (options.isolateFullTiles) {
+      if (isolate) {
         isl::set full = fullPhaseTiles(tiler, p, n, domain, *canon);
         if (!full.is_empty())
           tiles = tiles.set_ast_build_options(isl::union_set(full));

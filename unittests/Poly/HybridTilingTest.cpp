@@ -527,6 +527,56 @@ TEST_F(HybridTilingTest, Jacobi2D) {
   checkFullTiles(s, 7, tiles, 2 * (h + 1) * (h + 1 + w0) * w1);
 }
 
+// A grid narrower than every row of the tiles along some dimension (w1 for
+// a parallelogram, w0 + 1 for a hexagon) has no full tile: tilesWiderThanPoints
+// says so (and buildHybridSchedule skips the subtraction), the tree carries
+// no isolate option, and enumeration agrees that no tile holds a full
+// tile's points. The sizes of Jacobi2D
+// below keep their isolation.
+TEST_F(HybridTilingTest, NoIsolationWhenTilesAreWiderThanTheGrid) {
+  const int64_t h = 1, N = 7;
+  Program prog = makeProgram(1, {21, 13}, jacobi(2));
+  isl::set points = isl::manage(
+      isl_set_from_union_set(prog.domain.apply(prog.canonical).release()));
+  int64_t extent[2];
+  for (unsigned d = 0; d < 2; ++d)
+    extent[d] = points.dim_max_val(1 + d).get_num_si() -
+                points.dim_min_val(1 + d).get_num_si() + 1;
+  auto isolated = [&](const isl::schedule &s) {
+    bool any = false;
+    for (unsigned p = 0; p < 2; ++p)
+      tileBand(s, p)
+          .as<isl::schedule_node_band>()
+          .get_ast_build_options()
+          .foreach_set([&](isl::set set) {
+            const char *name = isl_set_get_tuple_name(set.get());
+            any |= name && std::string(name) == "isolate";
+          });
+    return any;
+  };
+  struct Case {
+    int64_t w0, w1;
+    bool wider;
+  } cases[] = {{2, extent[1] + 1, true}, {extent[0], 3, true}, {2, 4, false}};
+  for (const Case &c : cases) {
+    HybridTilingOptions o = options(h, {c.w0, c.w1});
+    EXPECT_EQ(tilesWiderThanPoints(prog.domain.apply(prog.canonical), o),
+              c.wider)
+        << "w0 = " << c.w0 << ", w1 = " << c.w1;
+    isl::schedule s = build(prog, cone(prog), o);
+    auto tiles = checkTiling(prog, s, N);
+    EXPECT_EQ(isolated(s), !c.wider) << "w0 = " << c.w0 << ", w1 = " << c.w1;
+    if (!c.wider)
+      continue;
+    std::map<Vec, int64_t> count;
+    for (auto &[inst, t] : tiles)
+      ++count[t];
+    for (auto &[t, points] : count)
+      EXPECT_LT(points, 2 * (h + 1) * (h + 1 + c.w0) * c.w1)
+          << "a full tile on a grid narrower than the tiles";
+  }
+}
+
 // Asymmetric slopes in both dimensions, hexagonal tiling on either one.
 TEST_F(HybridTilingTest, Asymmetric2D) {
   Program prog = makeProgram(1, {23, 25},
