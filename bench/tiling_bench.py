@@ -50,13 +50,16 @@ EXAMPLES = ["jacobi1d_3pt", "jacobi2d", "heat2d", "fdtd2d", "laplace3d", "heat3d
 
 
 def model_choice(mlir, tiling, options):
-    """The sizes the tile-size model chose (its `report` remark), or ''."""
+    """The sizes the tile-size model chose (its `report` remark), the fixed
+    defaults when no tile fits its budget, or ''."""
     run = subprocess.run([find_stencil_opt(), str(mlir),
                           f"--{tiling}-tile={' '.join(filter(None, (options, 'report')))}",
                           "-o", "/dev/null"],
                          capture_output=True, text=True)
     found = re.search(r"sizes (h=\S+ widths=\S+) \(model\): (\S+)", run.stderr)
-    return f"{found.group(1)} ({found.group(2)} loads+stores/update)" if found else ""
+    if found:
+        return f"{found.group(1)} ({found.group(2)} loads+stores/update)"
+    return "fixed defaults (no tile within the budget)" if "no tile within" in run.stderr else ""
 
 
 def main(argv=None):
@@ -107,7 +110,8 @@ def main(argv=None):
                     for tiling, options in (("hex", args.hex), ("split", args.split)):
                         choice = model_choice(mlir, tiling, options)
                         if choice:
-                            print(f"# {name} {ety} {tiling}: the model's {choice}")
+                            print(f"# {name} {ety} {tiling}: "
+                                  + (choice if choice.startswith("fixed") else f"the model's {choice}"))
                 variants = {
                     "C": CB.CVersion(spec, shape, steps, ety, openmp, wd / "c", args.cc,
                                      args.cflags),

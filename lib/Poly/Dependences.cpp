@@ -385,6 +385,13 @@ void mlir::stencil::poly::reportModel(ScopOp scop, StringRef tiling, int64_t h,
            (long long)cost.stores, (long long)cost.updates,
            (long long)llvm::divideCeil(cost.footprintBytes, 1024),
            (long long)(budgetBytes / 1024));
+  if (cost.footprintBytes > budgetBytes) {
+    mlir::emitRemark(scop.getLoc())
+        << tiling << ": no tile within the budget (the smallest the model "
+        << "found: h=" << h << " widths=" << list << ", " << figures
+        << "); the defaults";
+    return;
+  }
   mlir::emitRemark(scop.getLoc())
       << tiling << ": sizes h=" << h << " widths=" << list << " (model): "
       << figures;

@@ -8,6 +8,18 @@
 // RUN: stencil-opt %s --split-tile="report cache-kib=16" 2>&1 | FileCheck %s --check-prefix=SPLIT
 // model=false: the fixed defaults (h = 15, w0 = 512 in 1D).
 // RUN: stencil-opt %s --hex-tile=model=false | FileCheck %s --check-prefix=DEFAULT
+// No tile within the budget: a tile larger than the cache reuses nothing
+// there, so the fixed defaults are taken (the same tiling as model=false).
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --hex-tile="report cache-kib=4" 2>&1 | FileCheck %s --check-prefix=OVER
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --split-tile="report cache-kib=4" 2>&1 | FileCheck %s --check-prefix=OVER-SPLIT
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --hex-tile="cache-kib=4" > %t.over.mlir
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --hex-tile=model=false > %t.fixed.mlir
+// RUN: diff %t.over.mlir %t.fixed.mlir
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --split-tile="cache-kib=4" > %t.over-split.mlir
+// RUN: stencil-opt %stencil_src/examples/heat3d.mlir --split-tile=model=false > %t.fixed-split.mlir
+// RUN: diff %t.over-split.mlir %t.fixed-split.mlir
+// OVER: remark: hex-tile: no tile within the budget (the smallest the model found: h=0 widths=4,4,256, {{.*}} footprint 170 KiB (budget 4 KiB)); the defaults
+// OVER-SPLIT: remark: split-tile: no tile within the budget (the smallest the model found: {{.*}} (budget 4 KiB)); the defaults
 // Given sizes win over the model.
 // RUN: stencil-opt %s --hex-tile="model=true report h=3 widths=8" 2>&1 | FileCheck %s --check-prefix=GIVEN
 

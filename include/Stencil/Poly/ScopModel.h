@@ -97,15 +97,20 @@ std::optional<TileModelProgram> tileModelProgram(ScopOp scop,
                                                  std::string &error);
 
 /// The remark of a tiling pass's `report` option on the model's choice
-/// (`h` -1: the model found none).
+/// (`h` -1: the model found none; a footprint over the budget: none
+/// within it, the defaults taken instead).
 void reportModel(ScopOp scop, StringRef tiling, int64_t h,
                  ArrayRef<int64_t> widths, const TileCost &cost,
                  int64_t budgetBytes);
 
 /// The sizes `choose(program, budget, cost)` picks with the tile-size model
 /// for `scop` (budget 0: the host's), with a remark naming `tiling` when
-/// `report`; nothing when the model finds none (the caller keeps its
-/// defaults).
+/// `report`; nothing when the model finds none or none within the budget
+/// (the caller keeps its defaults). A tile larger than the cache reuses
+/// nothing there, and the smallest such tiles are the worst: short rows,
+/// loops split into many cases (elastic 3D at order 8, 160^3: the smallest
+/// tile over the budget ran 1.8x slower than the untiled code, the fixed
+/// defaults 1.2x faster; docs/performance.md).
 template <typename Sizes, typename Choose>
 std::optional<Sizes> modelTileSizes(ScopOp scop, const ScopModel &model,
                                     StringRef tiling, int64_t budgetBytes,
@@ -117,11 +122,12 @@ std::optional<Sizes> modelTileSizes(ScopOp scop, const ScopModel &model,
   TileCost cost;
   std::optional<Sizes> sizes =
       program ? choose(*program, budget, cost) : std::nullopt;
+  bool fits = sizes && cost.footprintBytes <= budget;
   if (report)
     reportModel(scop, tiling, sizes ? sizes->h : -1,
                 sizes ? ArrayRef<int64_t>(sizes->widths) : ArrayRef<int64_t>(),
                 cost, budget);
-  return sizes;
+  return fits ? sizes : std::nullopt;
 }
 
 } // namespace mlir::stencil::poly
