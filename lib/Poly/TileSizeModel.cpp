@@ -1160,11 +1160,12 @@ std::optional<SplitTileSizes> mlir::stencil::poly::modelSplitTileSizes(
   first.append(start.widths.begin(), start.widths.end());
   SmallVector<SmallVector<int64_t>> values(n + 1);
   values[0] = heights(k);
+  SmallVector<int64_t> innerRows =
+      n > 1 ? kInnerRowLengths
+            : SmallVector<int64_t>{32, 64, 128, 256, 512, 1024, 2048};
   for (unsigned i = 0; i < n; ++i)
     values[1 + i] =
-        i + 1 == n && n > 1 ? kInnerRowLengths
-        : i + 1 == n ? SmallVector<int64_t>{32, 64, 128, 256, 512, 1024, 2048}
-                     : SmallVector<int64_t>{8, 16, 32, 64, 128, 256};
+        i + 1 == n ? innerRows : SmallVector<int64_t>{8, 16, 32, 64, 128, 256};
   std::optional<BoxCounter> boxes = BoxCounter::of(program);
   std::optional<SplitProducts> products;
   if (boxes)

@@ -137,6 +137,16 @@ llvm::SmallVector<TilePiece> hybridTilePieces(isl::ctx ctx,
 /// The smallest w0 that satisfies the convexity condition (1) for `h`.
 int64_t minimalHexWidth(const DependenceCone &cone, unsigned hexDim, int64_t h);
 
+/// Whether no tile of `options` can be full because some space dimension
+/// of `points` (the canonical image of the domain, in P) is narrower than
+/// every row of a tile along it: w_i for a parallelogram, w0 + 1 (its top
+/// and bottom rows) for a hexagon. buildHybridSchedule then skips the
+/// isolation, which would find nothing to isolate at the price of a
+/// subtraction per statement (a tenth of a 3D compile with nine statements
+/// per step, on grids smaller than the model's tiles).
+bool tilesWiderThanPoints(isl::union_set points,
+                          const HybridTilingOptions &options);
+
 /// Builds the hybrid tiled schedule tree of `domain` (eqs. (2)-(17)):
 ///
 ///   domain
@@ -162,16 +172,6 @@ int64_t minimalHexWidth(const DependenceCone &cone, unsigned hexDim, int64_t h);
 ///
 /// Phase 0 uses the offset w0 + 1 + floor(delta0 h) in (3) where the paper
 /// prints floor(delta1 h); see HybridTiling.cpp.
-/// Whether no tile of `options` can be full because some space dimension
-/// of `points` (the canonical image of the domain, in P) is narrower than
-/// every row of a tile along it: w_i for a parallelogram, w0 + 1 (its top
-/// and bottom rows) for a hexagon. buildHybridSchedule then skips the
-/// isolation, which would find nothing to isolate at the price of a
-/// subtraction per statement (a tenth of a 3D compile with nine statements
-/// per step, on grids smaller than the model's tiles).
-bool tilesWiderThanPoints(isl::union_set points,
-                          const HybridTilingOptions &options);
-
 std::optional<isl::schedule>
 buildHybridSchedule(isl::union_set domain, isl::union_map canonical,
                     const DependenceCone &cone,
