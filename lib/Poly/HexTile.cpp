@@ -73,17 +73,13 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   if (cacheKiB < 0)
     return mlir::emitError(scop.getLoc(), "cache-kib must be at least 0, got ")
            << cacheKiB.getValue();
-  bool targetUnknown = target == "auto" && height < 0 && widths.empty();
-  // A fused scop keeps this pass's tiling (which replaces the fusion) and
-  // a test run ignoring dependences its own.
-  bool leaveToGpuMapping = gpuMappingFollows && targetUnknown && height == -1 &&
-                           !testIgnoreDependences &&
-                           !scop->hasAttr(kFuseRequestAttr) &&
-                           !scop->hasAttr(kFusedLocalAttr);
-  if (!leaveToGpuMapping && failed(hexTileScop(scop, request)))
+  if (!(gpuMappingFollows &&
+        leavesTilingToGpuMapping(scop, target, height, !widths.empty(),
+                                 testIgnoreDependences)) &&
+      failed(hexTileScop(scop, request)))
     return failure();
   // Default sizes for a target not yet known: poly-to-gpu tiles again.
-  if (targetUnknown) {
+  if (target == "auto" && height < 0 && widths.empty()) {
     Builder b(scop.getContext());
     SmallVector<NamedAttribute> carried = {
         b.getNamedAttr("hex_dim", b.getI64IntegerAttr(hexDim))};

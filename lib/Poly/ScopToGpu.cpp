@@ -714,3 +714,13 @@ void mlir::stencil::poly::leaveTilingToGpuMapping(OpPassManager &pm) {
     }
   }
 }
+
+bool mlir::stencil::poly::leavesTilingToGpuMapping(ScopOp scop,
+                                                   StringRef target,
+                                                   int64_t height,
+                                                   bool widthsGiven,
+                                                   bool ignoreDependences) {
+  return target == "auto" && height == -1 && !widthsGiven &&
+         !ignoreDependences && !scop->hasAttr(kFuseRequestAttr) &&
+         !scop->hasAttr(kFusedLocalAttr);
+}

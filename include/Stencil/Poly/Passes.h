@@ -122,6 +122,13 @@ constexpr const char *kSplitRetileForGpuAttr = "split_tile_auto";
 /// compile time).
 void leaveTilingToGpuMapping(OpPassManager &pm);
 
+/// Whether a time tiling that poly-to-gpu follows leaves `scop` to it: the
+/// sizes are defaults for a target not yet known (`target` auto, `height`
+/// -1, no widths), no test option ignores the dependences, and --fuse has
+/// not planned the scop (the tiling replaces that plan).
+bool leavesTilingToGpuMapping(ScopOp scop, StringRef target, int64_t height,
+                              bool widthsGiven, bool ignoreDependences);
+
 namespace detail {
 /// Marks `pass` when it is a --hex-tile (--split-tile) pass; false
 /// otherwise. For leaveTilingToGpuMapping.
