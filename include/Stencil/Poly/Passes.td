@@ -93,8 +93,8 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
     Option<"sizeModel", "model", "bool", "true",
            "Without h and widths, CPU sizes from the tile-size model (the "
            "least memory traffic per update of a full tile, counted with "
-           "isl, whose footprint fits cache-kib); model=false: the fixed "
-           "defaults of docs/tiling.md">,
+           "isl, whose footprint fits cache-kib; the fixed defaults when "
+           "none fits); model=false: the fixed defaults of docs/tiling.md">,
     Option<"cacheKiB", "cache-kib", "int64_t", "0",
            "The model's footprint budget per tile in KiB (0: the host's "
            "per-core L2 cache, 1024 when unknown)">,
@@ -143,8 +143,8 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
     Option<"sizeModel", "model", "bool", "true",
            "Without h and widths, CPU sizes from the tile-size model (the "
            "least memory traffic per update of a full tile, counted with "
-           "isl, whose footprint fits cache-kib); model=false: the fixed "
-           "defaults of docs/tiling.md">,
+           "isl, whose footprint fits cache-kib; the fixed defaults when "
+           "none fits); model=false: the fixed defaults of docs/tiling.md">,
     Option<"cacheKiB", "cache-kib", "int64_t", "0",
            "The model's footprint budget per tile in KiB (0: the host's "
            "per-core L2 cache, 1024 when unknown)">,
