@@ -62,6 +62,7 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   request.hexDim = hexDim;
   request.gpuSizes = target == "gpu";
   request.isolate = isolate;
+  request.isolateSeveralStatements = isolate.hasValue() || target == "gpu";
   // Unrolled steps are straight-line code in a GPU tile (fewer
   // instructions per update, fewer registers); the CPU keeps its loops.
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";
@@ -174,7 +175,9 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
     HybridTilingOptions options;
     options.hexDim = request.hexDim;
     options.statementsPerStep = model->statementsPerStep;
-    options.isolateFullTiles = request.isolate;
+    options.isolateFullTiles =
+        request.isolate &&
+        (request.isolateSeveralStatements || model->statementsPerStep == 1);
     options.unrollTime = request.unroll;
     options.offset = request.offset;
     if (request.hexDim >= n)

@@ -61,6 +61,7 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   request.widths.assign(widths.begin(), widths.end());
   request.gpuSizes = target == "gpu";
   request.isolate = isolate;
+  request.isolateSeveralStatements = isolate.hasValue() || target == "gpu";
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";
   request.ignoreDependences = testIgnoreDependences;
   request.model = sizeModel;
@@ -110,7 +111,9 @@ mlir::stencil::poly::splitTileScop(ScopOp scop,
            << request.height;
   SplitTilingOptions options;
   options.statementsPerStep = model.statementsPerStep;
-  options.isolateFullTiles = request.isolate;
+  options.isolateFullTiles =
+      request.isolate &&
+      (request.isolateSeveralStatements || model.statementsPerStep == 1);
   options.unrollTime = request.unroll;
   options.sizes = defaultSplitTileSizes(cone, model.statementsPerStep,
                                         request.gpuSizes ? TileTarget::Gpu

@@ -39,6 +39,13 @@ struct HexTileRequest {
   unsigned hexDim = 0;
   bool gpuSizes = false;        // the GPU's default sizes, else the CPU's
   bool isolate = true;
+  /// Full tiles isolated also when a step has several statements. The
+  /// passes leave it to the GPU unless `isolate` is given: on the CPU the
+  /// separate full-tile code multiplies the loop generation there
+  /// (fdtd-2d at 3072^2: 4x the lines, 1.33 s instead of 0.49 s; elastic
+  /// 2D at order 2 on 2048^2: 14.7 s instead of 0.8 s) and gained nothing
+  /// measurable (fdtd-2d hex-tiled: 0.440 and 0.438 GStencils/s).
+  bool isolateSeveralStatements = true;
   bool unroll = false;
   bool ignoreDependences = false; // testing only
   /// With default widths: the hexagonal width w0 shrinks (not below the
@@ -93,6 +100,7 @@ struct SplitTileRequest {
   SmallVector<int64_t> widths;  // empty: the defaults
   bool gpuSizes = false;        // the GPU's default sizes, else the CPU's
   bool isolate = true;
+  bool isolateSeveralStatements = true; // as in HexTileRequest
   bool unroll = false;
   bool ignoreDependences = false; // testing only
   /// As in HexTileRequest.
