@@ -293,6 +293,11 @@ def random_hex_options(rng, path, rank, max_multiple=3):
     # one canonical step, so the slopes are at most 3: w0 = 4 is convex.
     widths = [rng.randint(4, 9) if d == 0 else rng.randint(1, 9) for d in range(rank)]
     options = f"h={h} widths={','.join(map(str, widths))}"
+    # Isolated full tiles, which multi-statement steps get only when asked
+    # for, half the time (chosen by a width, so that the programs and sizes
+    # of a seed stay what they were).
+    if widths[0] % 2 == 0:
+        options += " isolate=true"
     # Translated parallelogram tiles (the translation offset of aligned
     # loads) where there are any.
     if rank > 1:
@@ -311,7 +316,8 @@ def random_split_options(rng, path, rank, max_multiple=3, max_slope=3):
     # apart whatever the slopes are.
     least = 2 * max_slope * (h - 1)
     widths = [rng.randint(max(least, 1), least + 9) for _ in range(rank)]
-    return f"h={h} widths={','.join(map(str, widths))}", has_scop
+    isolate = " isolate=true" if widths[0] % 2 == 0 else ""  # as for hex
+    return f"h={h} widths={','.join(map(str, widths))}{isolate}", has_scop
 
 
 def merge_modules(texts):
