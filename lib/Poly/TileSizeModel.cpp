@@ -1071,7 +1071,7 @@ SmallVector<int64_t> search(
 /// order 4 on 160^3 points ran at 0.54x the untiled code with the
 /// traffic-optimal widths 4, 16, 32, at 1.33x with the fixed 8, 32, 256
 /// (docs/performance.md). No example's choice had shorter rows.
-const SmallVector<int64_t> kInnerRowLengths = {256, 512, 1024, 2048};
+constexpr int64_t kInnerRowLengths[] = {256, 512, 1024, 2048};
 
 /// Time heights (canonical steps) a multiple of `k` up to 24.
 SmallVector<int64_t> heights(unsigned k) {
@@ -1107,7 +1107,8 @@ std::optional<HybridTileSizes> mlir::stencil::poly::modelHybridTileSizes(
                                                      1024, 2048}
                              : SmallVector<int64_t>{4, 8, 16, 32, 64, 128};
     else if (i == inner)
-      values[1 + i] = kInnerRowLengths;
+      values[1 + i].assign(std::begin(kInnerRowLengths),
+                           std::end(kInnerRowLengths));
     else
       values[1 + i] = {4, 8, 16, 32, 64, 128};
   }
@@ -1160,9 +1161,10 @@ std::optional<SplitTileSizes> mlir::stencil::poly::modelSplitTileSizes(
   first.append(start.widths.begin(), start.widths.end());
   SmallVector<SmallVector<int64_t>> values(n + 1);
   values[0] = heights(k);
-  SmallVector<int64_t> innerRows =
-      n > 1 ? kInnerRowLengths
-            : SmallVector<int64_t>{32, 64, 128, 256, 512, 1024, 2048};
+  SmallVector<int64_t> innerRows(std::begin(kInnerRowLengths),
+                                 std::end(kInnerRowLengths));
+  if (n == 1)
+    innerRows = {32, 64, 128, 256, 512, 1024, 2048};
   for (unsigned i = 0; i < n; ++i)
     values[1 + i] =
         i + 1 == n ? innerRows : SmallVector<int64_t>{8, 16, 32, 64, 128, 256};
