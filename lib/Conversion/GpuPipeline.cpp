@@ -134,7 +134,8 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   // becoming kernel arguments: ptxas then sees constant bounds and strides.
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
-  pm.addPass(stencil::createStencilKernelLaunchBounds({options.chip}));
+  pm.addPass(stencil::createStencilKernelLaunchBounds(
+      {options.chip, options.blocksPerSM}));
   pm.addPass(stencil::createStencilKernelDynamicShared({options.chip}));
   pm.addNestedPass<gpu::GPUModuleOp>(
       stencil::createStencilGpuExactMath({options.contract}));

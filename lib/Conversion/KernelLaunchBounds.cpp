@@ -64,7 +64,7 @@ struct KernelLaunchBounds final
 
   void runOnOperation() override {
     const GpuDevice *device = lookupGpuDevice(chip);
-    if (!device)
+    if (!device && blocksPerSM == 0)
       return; // Not in the table: ptxas chooses.
     MLIRContext *ctx = &getContext();
     getOperation().walk([&](gpu::GPUFuncOp func) {
@@ -85,8 +85,11 @@ struct KernelLaunchBounds final
           gridBlocks *= size;
       else
         gridBlocks = 0;
-      int64_t blocks = targetBlocksPerSM(*device, threads,
-                                         workgroupBytes(func), gridBlocks);
+      int64_t blocks =
+          blocksPerSM > 0
+              ? static_cast<int64_t>(blocksPerSM)
+              : targetBlocksPerSM(*device, threads, workgroupBytes(func),
+                                  gridBlocks);
       func->setAttr("nvvm.minctasm",
                     IntegerAttr::get(IntegerType::get(ctx, 32), blocks));
     });

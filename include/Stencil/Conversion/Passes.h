@@ -183,6 +183,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "parallelogram tiles of the default tiling so that the "
                      "first array's loads start on 128-byte boundaries"),
       llvm::cl::init(true)};
+  Option<unsigned> blocksPerSM{
+      *this, "blocks-per-sm",
+      llvm::cl::desc("Resident blocks per SM that tiled kernels (barriers or "
+                     "shared memory) are compiled for (nvvm.minctasm); 0 "
+                     "(default): two where shared memory, threads and grid "
+                     "allow, from the device table"),
+      llvm::cl::init(0)};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("Width of the index arithmetic in the kernels: 0 "

@@ -234,11 +234,17 @@ def StencilKernelLaunchBounds : Pass<"stencil-kernel-launch-bounds", "::mlir::Mo
     shared memory (one point per thread, which ptxas keeps at full
     occupancy, as for nvcc's `__launch_bounds__(N)`), or for a chip outside
     the device table (Stencil/Poly/GpuDevice.h) are left alone.
+    `blocks-per-sm` states the occupancy instead of the table (one block
+    per SM gives a block all of the SM's registers: no spills where two
+    would spill).
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "GPU architecture whose device table entry sizes the occupancy">
+           "GPU architecture whose device table entry sizes the occupancy">,
+    Option<"blocksPerSM", "blocks-per-sm", "unsigned", "0",
+           "Resident blocks per SM the kernels with barriers or shared "
+           "memory are compiled for; 0: from the device table">
   ];
 }
 
