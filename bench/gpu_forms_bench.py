@@ -23,9 +23,7 @@ Exits 1 when a variant differs from the CPU or fails.
 import argparse
 import json
 import os
-import pickle
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -36,9 +34,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
-sys.path.insert(0, str(ROOT / "bench"))
 
-from mpi_gpu_bench import differences, load, same, timed_calls  # noqa: E402
+import gpu_runs  # noqa: E402
+from gpu_runs import child, differences, load, same, timed_calls  # noqa: E402
 from stencil import compiler, devito_forms  # noqa: E402
 from stencil.runtime import StencilLibrary  # noqa: E402
 
@@ -73,6 +71,9 @@ def prepare(out, emulate, forms):
     (out / "lib").mkdir(parents=True, exist_ok=True)
     if not emulate:
         shutil.copy(compiler.find_cuda_runtime(), out / "lib")
+    # The CPU reference runs with OpenMP there too; the GPU machine may lack
+    # LLVM's OpenMP runtime (run_prepared puts DIR/lib on the library path).
+    shutil.copy(Path(compiler.LLVM_LIB) / "libomp.so.5", out / "lib")
     work = Path(tempfile.mkdtemp(prefix="gpu-forms-bench-"))
     timers = work / "timers.c"
     timers.write_text(devito_forms.TIMERS_C)
@@ -80,13 +81,7 @@ def prepare(out, emulate, forms):
     plan = {"emulate": emulate, "forms": []}
 
     def keep(compiled, stem):
-        shutil.copy(compiled.library, out / "lib" / f"{stem}.so")
-        compiled.library = f"lib/{stem}.so"
-        if compiled.target == "cuda":
-            compiled.runtime = "lib/libStencilCudaRuntime.so"
-        with open(out / f"{stem}.pickle", "wb") as f:
-            pickle.dump(compiled, f)
-        return f"{stem}.pickle"
+        return gpu_runs.keep(compiled, out, stem)
 
     for family, order, shape, steps in forms:
         name = form_name(family, order)
@@ -115,7 +110,7 @@ def prepare(out, emulate, forms):
     shutil.rmtree(work, ignore_errors=True)
 
 
-def worker(root, index, runs):
+def worker(root, index, runs, inject=False):
     """One form: the CPU reference, then every variant; prints a JSON line."""
     entry = json.loads((root / "plan.json").read_text())["forms"][index]
     form = devito_forms.make(entry["family"], entry["order"], tuple(entry["shape"]),
@@ -139,6 +134,8 @@ def worker(root, index, runs):
         except Exception as e:  # noqa: BLE001 -- reported, the others still run
             result["variants"][variant] = {"error": str(e)[-800:]}
             continue
+        if inject and variant == list(entry["variants"])[-1]:
+            got[0].view(np.uint8).flat[0] ^= 1  # --inject-mismatch: one bit flipped
         r = {"seconds": seconds, "gstencils": points / seconds / 1e9, "cupy": cupy,
              "same_cpu": same(got, want)}
         if not r["same_cpu"]:
@@ -156,14 +153,9 @@ def run_prepared(args):
     results, ok = {}, True
     for i, entry in enumerate(plan["forms"]):
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", f"{root}:{i}:{args.runs}"]
-        try:
-            out = subprocess.run(cmd, env=env, capture_output=True, text=True,
-                                 timeout=args.timeout)
-            lines = [ln for ln in out.stdout.splitlines() if ln.startswith("{")]
-            r = (json.loads(lines[-1]) if lines and not out.returncode else
-                 {"error": f"exit {out.returncode}: {(out.stderr or out.stdout)[-1500:]}"})
-        except subprocess.TimeoutExpired:
-            r = {"error": f"timed out after {args.timeout} s"}
+        if args.inject_mismatch:
+            cmd.append("--inject-mismatch")
+        r = child(cmd, env, args.timeout)
         results[entry["name"]] = r
         if args.json:
             Path(args.json).write_text(json.dumps(results, indent=1))
@@ -209,11 +201,13 @@ def main():
     p.add_argument("--runs", type=int, default=3)
     p.add_argument("--timeout", type=int, default=240, help="seconds per form")
     p.add_argument("--json")
+    p.add_argument("--inject-mismatch", action="store_true",
+                   help="flip one bit of the last variant's result (the run must fail)")
     p.add_argument("--worker", help=argparse.SUPPRESS)
     args = p.parse_args()
     if args.worker:
         root, index, runs = args.worker.rsplit(":", 2)
-        worker(Path(root), int(index), int(runs))
+        worker(Path(root), int(index), int(runs), args.inject_mismatch)
         return 0
     if args.prepare:
         forms = [(f, o, tuple(max(8, s // args.shrink) for s in shape), steps)

@@ -5,16 +5,17 @@
 #   bench/gpu_lease.sh prepare DIR [gpu_bench options]   # here: ~8 min
 #   bench/gpu_lease.sh run DIR [SECONDS]                 # there: within SECONDS (default 470)
 #
-# `prepare` builds into DIR what both GPU benchmarks need -- the distributed
-# cases of bench/mpi_gpu_bench.py (DIR/mpi) and every time-loop kernel of
+# `prepare` builds into DIR what the GPU benchmarks need -- the distributed
+# cases of bench/mpi_gpu_bench.py (DIR/mpi), every time-loop kernel of
 # bench/gpu_bench.py in f32 (DIR/f32; extra options, e.g. a --variant, are
-# passed on) -- and downloads Open MPI and mpi4py wheels for the GPU
-# machine's Python into DIR/wheels. `run`, on the GPU machine from the
-# repository root, installs the wheels, runs the distributed cases, then
-# gpu_bench's checks, timed runs and compute-sanitizer (memcheck, racecheck,
-# synccheck) until SECONDS are nearly spent, and writes everything under
-# $OUT (or DIR/out without it): smi.txt, mpi.log, mpi-gpu.json, gpu-f32.log,
-# gpu-f32.json, gpu-f32.md.
+# passed on) and Devito's forms of bench/gpu_forms_bench.py (DIR/forms) --
+# and downloads Open MPI and mpi4py wheels for the GPU machine's Python into
+# DIR/wheels. `run`, on the GPU machine from the repository root, installs
+# the wheels, runs the distributed cases, the forms, then gpu_bench's
+# checks, timed runs and compute-sanitizer (memcheck, racecheck, synccheck)
+# until SECONDS are nearly spent, and writes everything under
+# $OUT (or DIR/out without it): smi.txt, mpi.log, mpi-gpu.json, forms.log,
+# forms.json, gpu-f32.log, gpu-f32.json, gpu-f32.md.
 set -o pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mode=$1
@@ -28,6 +29,7 @@ prepare)
   export PYTHONPATH="$here/python"
   /usr/bin/python3 "$here/bench/mpi_gpu_bench.py" --prepare "$dir/mpi" || exit 1
   /usr/bin/python3 "$here/bench/gpu_bench.py" --dtypes f32 --prepare "$dir/f32" "$@" || exit 1
+  /usr/bin/python3 "$here/bench/gpu_forms_bench.py" --prepare "$dir/forms" || exit 1
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
     --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
     --platform manylinux2014_x86_64 --platform manylinux1_x86_64 \
@@ -52,6 +54,11 @@ run)
     --prepared "$dir/mpi" --timeout 60 --json "$out/mpi-gpu.json" >"$out/mpi.log" 2>&1
   echo "mpi_gpu_bench: exit $? after $((SECONDS - start)) s"
   tail -40 "$out/mpi.log"
+  # Devito's forms (about 30 s), before gpu_bench takes what is left.
+  PYTHONPATH="$here/python" timeout 120 python3 "$here/bench/gpu_forms_bench.py" \
+    --prepared "$dir/forms" --timeout 60 --json "$out/forms.json" >"$out/forms.log" 2>&1
+  echo "gpu_forms_bench: exit $? after $((SECONDS - start)) s"
+  tail -12 "$out/forms.log"
   left=$((budget - (SECONDS - start) - 25))
   PYTHONPATH="$here/python" python3 "$here/bench/gpu_bench.py" --prepared "$dir/f32" \
     --sanitize memcheck,racecheck,synccheck --sanitize-timeout 60 --deadline "$left" \

@@ -30,10 +30,8 @@ run splits in two, as bench/gpu_bench.py's does:
 import argparse
 import json
 import os
-import pickle
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -45,6 +43,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
+import gpu_runs  # noqa: E402
+from gpu_runs import child, differences, load, same, timed_calls  # noqa: E402
 from stencil import benchmarks, compiler, devito_forms, distributed, randomgen  # noqa: E402
 from stencil.runtime import StencilLibrary, numpy_dtype  # noqa: E402
 
@@ -132,13 +132,7 @@ def prepare(out):
     warnings.simplefilter("ignore", compiler.CompileWarning)
 
     def keep(compiled, stem):
-        shutil.copy(compiled.library, out / "lib" / f"{stem}.so")
-        compiled.library = f"lib/{stem}.so"
-        if compiled.target == "cuda":
-            compiled.runtime = "lib/libStencilCudaRuntime.so"
-        with open(out / f"{stem}.pickle", "wb") as f:
-            pickle.dump(compiled, f)
-        return f"{stem}.pickle"
+        return gpu_runs.keep(compiled, out, stem)
 
     for name in dict.fromkeys(c[0] for c in CASES):
         path, sources = program(name, work)
@@ -167,67 +161,6 @@ def prepare(out):
               flush=True)
     (out / "plan.json").write_text(json.dumps(plan, indent=1))
     shutil.rmtree(work, ignore_errors=True)
-
-
-def load(root, pickled):
-    with open(root / pickled, "rb") as f:
-        compiled = pickle.load(f)
-    compiled.library = str(root / compiled.library)
-    if compiled.runtime:
-        compiled.runtime = str(root / compiled.runtime)
-    return compiled
-
-
-def on_device(values):
-    """The arrays as CuPy device arrays when CuPy is there (no copies inside
-    the timed calls), else as they are."""
-    try:
-        import cupy
-    except ImportError:
-        return values, None
-    return [cupy.asarray(v) for v in values], cupy
-
-
-def timed_calls(lib, func, values, is_field, extra=(), runs=3, barrier=lambda: None):
-    """Median seconds of `runs` calls (after one more, untimed), each from a
-    copy of the fields in `values`; the fields after the last call (numpy)."""
-    times, result = [], None
-    for _ in range(runs + 1):
-        fields, cupy = on_device([v.copy() for v, f in zip(values, is_field) if f])
-        it = iter(fields)
-        args = [next(it) if f else v for v, f in zip(values, is_field)]
-        if cupy:
-            cupy.cuda.Device().synchronize()
-        barrier()
-        start = time.perf_counter()
-        lib.call(func, *args, *extra)
-        barrier()
-        times.append(time.perf_counter() - start)
-        result = [cupy.asnumpy(f) if cupy else f for f in fields]
-    return float(np.median(times[1:] or times)), result, cupy is not None
-
-
-def same(got, want):
-    """Bit for bit, except that any NaN equals any NaN (x86 and the GPU
-    write different NaN bit patterns)."""
-    return all(np.array_equal(g, w, equal_nan=True) and
-               np.array_equal(np.where(np.isnan(g), 0, g).view(np.uint8),
-                              np.where(np.isnan(w), 0, w).view(np.uint8))
-               for g, w in zip(got, want))
-
-
-def differences(got, want):
-    """Per differing field: how many elements differ, the first of them and
-    both values, the largest difference."""
-    report = {}
-    for i, (g, w) in enumerate(zip(got, want)):
-        bad = ~((g == w) | (np.isnan(g) & np.isnan(w)))
-        if bad.any():
-            first = tuple(int(v) for v in np.argwhere(bad)[0])
-            report[f"arg{i}"] = {"count": int(bad.sum()), "first": first,
-                                 "got": float(g[first]), "want": float(w[first]),
-                                 "max": float(np.nanmax(np.abs(g - w)))}
-    return report
 
 
 def worker(root, kind, index, runs):
@@ -298,17 +231,6 @@ def worker(root, kind, index, runs):
                           "messages": max(s[0] for s in sent) // (runs + 1),
                           "bytes": max(s[1] for s in sent) // (runs + 1),
                           "staged": max(staged) // (runs + 1)}))
-
-
-def child(cmd, env, timeout):
-    try:
-        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {timeout} s"}
-    lines = [ln for ln in out.stdout.splitlines() if ln.startswith("{")]
-    if out.returncode or not lines:
-        return {"error": f"exit {out.returncode}: {(out.stderr or out.stdout)[-1500:]}"}
-    return json.loads(lines[-1])
 
 
 def run_prepared(args):
