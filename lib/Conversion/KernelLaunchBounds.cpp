@@ -4,10 +4,19 @@
 // `.maxntid` (from the known block size) it guesses an occupancy and may
 // spill to reach it (e.g. 64 registers and 8 bytes spilled where 99 fit);
 // `.minnctapersm` states the occupancy the kernel is meant for, so the
-// register limit is the one that occupancy allows and no lower. The target
-// is two resident blocks per SM (one block's barriers then overlap with the
-// other's work), fewer when shared memory or threads do not allow two or
-// when the grid has too few blocks to give every SM a second one.
+// register limit is the one that occupancy allows and no lower. The
+// default target is two resident blocks per SM (one block's barriers then
+// overlap with the other's work), fewer when shared memory or threads do
+// not allow two or when the grid has too few blocks to give every SM a
+// second one; a chip outside the device table gets one.
+//
+// `blocks-per-sm` asks for another number, capped the same way. One block
+// lets ptxas use up to 255 registers: the hex kernels of Devito's elastic
+// 3D forms, which spill under the 128 registers two blocks of 256 threads
+// leave, ran 1.07x (order 4) to 1.67x (order 8) faster on an H200; but a
+// kernel that fits in 128 may take more and lose its second block
+// (laplace 3D f64 split: 128 -> 168 registers, 2% slower), and on the
+// other examples it changes nothing (docs/performance.md, "Sixth lease").
 //
 // A kernel without barriers and shared memory (one point per thread: the
 // untiled kernels) gets no `.minnctapersm`, as nvcc's
@@ -36,14 +45,14 @@ using namespace mlir::stencil;
 
 namespace {
 
-/// The resident blocks per SM a kernel is compiled for: `threads` threads
-/// and `sharedBytes` of shared memory per block, `gridBlocks` blocks (0:
-/// unknown).
-int64_t targetBlocksPerSM(const GpuDevice &device, int64_t threads,
-                          int64_t sharedBytes, int64_t gridBlocks) {
-  constexpr int64_t kWanted = 2;
+/// The resident blocks per SM a kernel is compiled for, `wanted` at most:
+/// `threads` threads and `sharedBytes` of shared memory per block,
+/// `gridBlocks` blocks (0: unknown).
+int64_t targetBlocksPerSM(const GpuDevice &device, int64_t wanted,
+                          int64_t threads, int64_t sharedBytes,
+                          int64_t gridBlocks) {
   int64_t blocks = std::min<int64_t>(
-      kWanted, residentBlocksPerSM(device, threads, 0, sharedBytes));
+      wanted, residentBlocksPerSM(device, threads, 0, sharedBytes));
   if (gridBlocks > 0)
     blocks = std::min<int64_t>(blocks, llvm::divideCeil(gridBlocks, device.sms));
   return std::max<int64_t>(blocks, 1);
@@ -63,9 +72,13 @@ struct KernelLaunchBounds final
   using StencilKernelLaunchBoundsBase::StencilKernelLaunchBoundsBase;
 
   void runOnOperation() override {
+    if (blocksPerSM < 1) {
+      getOperation().emitError("stencil-kernel-launch-bounds: blocks-per-sm "
+                               "must be at least 1");
+      return signalPassFailure();
+    }
+    // Outside the device table only one block per SM is known to fit.
     const GpuDevice *device = lookupGpuDevice(chip);
-    if (!device && blocksPerSM == 0)
-      return; // Not in the table: ptxas chooses.
     MLIRContext *ctx = &getContext();
     getOperation().walk([&](gpu::GPUFuncOp func) {
       std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
@@ -86,10 +99,9 @@ struct KernelLaunchBounds final
       else
         gridBlocks = 0;
       int64_t blocks =
-          blocksPerSM > 0
-              ? static_cast<int64_t>(blocksPerSM)
-              : targetBlocksPerSM(*device, threads, workgroupBytes(func),
-                                  gridBlocks);
+          device ? targetBlocksPerSM(*device, blocksPerSM, threads,
+                                     workgroupBytes(func), gridBlocks)
+                 : 1;
       func->setAttr("nvvm.minctasm",
                     IntegerAttr::get(IntegerType::get(ctx, 32), blocks));
     });

@@ -186,10 +186,11 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
   Option<unsigned> blocksPerSM{
       *this, "blocks-per-sm",
       llvm::cl::desc("Resident blocks per SM that tiled kernels (barriers or "
-                     "shared memory) are compiled for (nvvm.minctasm); 0 "
-                     "(default): two where shared memory, threads and grid "
-                     "allow, from the device table"),
-      llvm::cl::init(0)};
+                     "shared memory) are compiled for (nvvm.minctasm), at "
+                     "most what the device table allows: 2 caps a block of "
+                     "256 threads at 128 registers, 1 lets ptxas use every "
+                     "register a thread needs"),
+      llvm::cl::init(2)};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("Width of the index arithmetic in the kernels: 0 "

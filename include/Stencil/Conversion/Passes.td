@@ -220,31 +220,30 @@ def StencilKernelIndexWidth : Pass<"stencil-kernel-index-width", "::mlir::Module
 }
 
 def StencilKernelLaunchBounds : Pass<"stencil-kernel-launch-bounds", "::mlir::ModuleOp"> {
-  let summary = "Give each kernel the resident blocks per SM it is compiled "
-                "for (nvvm.minctasm), from the device table";
+  let summary = "Give each kernel with barriers or shared memory the "
+                "resident blocks per SM it is compiled for (nvvm.minctasm)";
   let description = [{
     ptxas sizes a kernel's registers from its launch bounds. With only
     `.maxntid` (from the known block size) it guesses an occupancy and may
     spill to reach it; `nvvm.minctasm` (PTX `.minnctapersm`) states the
-    occupancy the kernel is meant for: two resident blocks per SM (one
-    block's barriers then overlap with the other's work), fewer when the
-    shared memory or threads of a block do not allow two or when the grid
-    has too few blocks to give every SM a second one. Kernels without a
-    known block size, with the attribute already, without barriers and
-    shared memory (one point per thread, which ptxas keeps at full
-    occupancy, as for nvcc's `__launch_bounds__(N)`), or for a chip outside
-    the device table (Stencil/Poly/GpuDevice.h) are left alone.
-    `blocks-per-sm` states the occupancy instead of the table (one block
-    per SM gives a block all of the SM's registers: no spills where two
-    would spill).
+    occupancy the kernel is meant for: `blocks-per-sm` (two: one block's
+    barriers then overlap with the other's work), capped by the block's
+    threads and shared memory and by the grid's blocks per SM (from the
+    device table, Stencil/Poly/GpuDevice.h; a chip outside it gets one).
+    One block per SM lets ptxas use up to 255 registers (no spills where
+    two would cap a kernel at 128, but a kernel may then take more than it
+    needs). Kernels without a known block size, with the attribute
+    already, or without barriers and shared memory (one point per thread,
+    which ptxas keeps at full occupancy, as for nvcc's
+    `__launch_bounds__(N)`) are left alone.
   }];
   let dependentDialects = ["::mlir::NVVM::NVVMDialect"];
   let options = [
     Option<"chip", "chip", "std::string", "\"sm_90\"",
-           "GPU architecture whose device table entry sizes the occupancy">,
-    Option<"blocksPerSM", "blocks-per-sm", "unsigned", "0",
+           "GPU architecture whose device table entry caps the occupancy">,
+    Option<"blocksPerSM", "blocks-per-sm", "unsigned", "2",
            "Resident blocks per SM the kernels with barriers or shared "
-           "memory are compiled for; 0: from the device table">
+           "memory are compiled for">
   ];
 }
 
