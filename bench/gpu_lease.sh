@@ -6,10 +6,10 @@
 #   bench/gpu_lease.sh run DIR [SECONDS]                 # there: within SECONDS (default 470)
 #
 # `prepare` builds into DIR what the GPU benchmarks need -- the distributed
-# cases of bench/mpi_gpu_bench.py (DIR/mpi), every time-loop kernel of
-# bench/gpu_bench.py in f32 (DIR/f32; extra options, e.g. a --variant, are
-# passed on) and Devito's forms of bench/gpu_forms_bench.py (DIR/forms) --
-# and downloads Open MPI and mpi4py wheels for the GPU machine's Python into
+# cases of bench/mpi_gpu_bench.py (mpi), every time-loop kernel of
+# bench/gpu_bench.py in f32 (f32; extra options, e.g. a --variant, are
+# passed on) and Devito's forms of bench/gpu_forms_bench.py (forms), packed
+# as DIR/pack.tar.xz (about 7 MB) -- and downloads Open MPI and mpi4py wheels for the GPU machine's Python into
 # DIR/wheels. `run`, on the GPU machine from the repository root, installs
 # the wheels, runs the distributed cases, the forms, then gpu_bench's
 # checks, timed runs and compute-sanitizer (memcheck, racecheck, synccheck)
@@ -30,6 +30,9 @@ prepare)
   /usr/bin/python3 "$here/bench/mpi_gpu_bench.py" --prepare "$dir/mpi" || exit 1
   /usr/bin/python3 "$here/bench/gpu_bench.py" --dtypes f32 --prepare "$dir/f32" "$@" || exit 1
   /usr/bin/python3 "$here/bench/gpu_forms_bench.py" --prepare "$dir/forms" || exit 1
+  # Packed: unpacked the three are about 45 MB, near the 64 MiB a lease's
+  # working tree may carry; `run` unpacks them there.
+  (cd "$dir" && tar cf - mpi f32 forms | xz -T0 -3 >pack.tar.xz && rm -rf mpi f32 forms) || exit 1
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
     --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 \
     --platform manylinux2014_x86_64 --platform manylinux1_x86_64 \
@@ -41,6 +44,11 @@ run)
   out=${OUT:-$dir/out}
   mkdir -p "$out"
   start=$SECONDS
+  if [ -f "$dir/pack.tar.xz" ]; then
+    mkdir -p /tmp/stencil-lease && tar xJf "$dir/pack.tar.xz" -C /tmp/stencil-lease || exit 1
+    ln -sfn "$(cd "$dir" && pwd)/wheels" /tmp/stencil-lease/wheels
+    dir=/tmp/stencil-lease
+  fi
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv |
     tee "$out/smi.txt"
   python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir \
