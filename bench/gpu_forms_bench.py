@@ -79,10 +79,7 @@ def prepare(out, emulate, forms):
     timers.write_text(devito_forms.TIMERS_C)
     warnings.simplefilter("ignore", compiler.CompileWarning)
     plan = {"emulate": emulate, "forms": []}
-
-    def keep(compiled, stem):
-        return gpu_runs.keep(compiled, out, stem)
-
+    target = {"emulate_gpu": True} if emulate else {"target": "cuda"}
     for family, order, shape, steps in forms:
         name = form_name(family, order)
         path = work / f"{name}.mlir"
@@ -91,19 +88,15 @@ def prepare(out, emulate, forms):
                                     cpu="x86-64-v2")
         entry = {"name": name, "family": family, "order": order, "shape": list(shape),
                  "steps": steps, "func": next(iter(cpu.signatures)),
-                 "cpu": keep(cpu, f"{name}-cpu"), "variants": {}}
+                 "cpu": gpu_runs.keep(cpu, out, f"{name}-cpu"), "variants": {}}
         for variant, (passes, options) in VARIANTS.items():
-            if emulate:
+            if emulate:  # the emulation takes the mapping's options only
                 options = " ".join(o for o in options.split()
                                    if o.split("=")[0] in compiler.EMULATION_OPTIONS)
-                compiled = compiler.compile_file(str(path), extra_sources=[str(timers)],
-                                                 extra_passes=passes, emulate_gpu=True,
-                                                 gpu_options=options)
-            else:
-                compiled = compiler.compile_file(str(path), extra_sources=[str(timers)],
-                                                 extra_passes=passes, target="cuda",
-                                                 gpu_options=options)
-            entry["variants"][variant] = keep(compiled, f"{name}-{variant}")
+            compiled = compiler.compile_file(str(path), extra_sources=[str(timers)],
+                                             extra_passes=passes, gpu_options=options,
+                                             **target)
+            entry["variants"][variant] = gpu_runs.keep(compiled, out, f"{name}-{variant}")
         plan["forms"].append(entry)
         print(f"prepared {name}", flush=True)
     (out / "plan.json").write_text(json.dumps(plan, indent=1))
