@@ -62,7 +62,7 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   request.hexDim = hexDim;
   request.gpuSizes = target == "gpu";
   request.isolate = isolate;
-  request.isolateSeveralStatements = isolate.hasValue() || target == "gpu";
+  request.isolateSeveralStatements = isolate.hasValue();
   // Unrolled steps are straight-line code in a GPU tile (fewer
   // instructions per update, fewer registers); the CPU keeps its loops.
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";

@@ -76,12 +76,13 @@ constexpr int64_t kMaxUnrolledPoints = 64;
 
 /// Isolation and unrolling of a GPU re-tiling: what the tiling pass was
 /// given (`retile`), else the GPU's choice. Full-tile isolation doubles the
-/// code of a tile (full and partial versions in one kernel); in 3D that
-/// pushes the kernels past 255 registers into spills (docs/gpu.md), so
-/// there it is off unless asked. Unrolled steps give straight-line code per
-/// step of a full tile, and fewer instructions per update, registers and
-/// compile time in 1D-3D (jacobi2d 3072^2: 62 -> 25 modeled instructions
-/// per update; docs/performance.md).
+/// code of a tile (full and partial versions in one kernel); in 3D, and
+/// with several statements per step (fdtd-2d, Devito's elastic 2D), that
+/// pushes the kernels past 255 registers into spills and multiplies the
+/// loop generation (docs/gpu.md), so there it is off unless asked. Unrolled
+/// steps give straight-line code per step of a full tile, and fewer
+/// instructions per update, registers and compile time in 1D-3D (jacobi2d
+/// 3072^2: 62 -> 25 modeled instructions per update; docs/performance.md).
 LogicalResult gpuRetileDefaults(ScopOp scop, DictionaryAttr retile,
                                 bool &isolate, bool &unroll) {
   auto unrollAttr = retile.getAs<BoolAttr>("unroll");
@@ -95,7 +96,7 @@ LogicalResult gpuRetileDefaults(ScopOp scop, DictionaryAttr retile,
   std::optional<ScopModel> model = readScop(ctx, scop, error);
   if (!model)
     return scop.emitOpError("cannot read the polyhedral form: ") << error;
-  isolate = model->numSpaceDims < 3;
+  isolate = model->numSpaceDims < 3 && model->statementsPerStep == 1;
   return success();
 }
 

@@ -61,7 +61,7 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   request.widths.assign(widths.begin(), widths.end());
   request.gpuSizes = target == "gpu";
   request.isolate = isolate;
-  request.isolateSeveralStatements = isolate.hasValue() || target == "gpu";
+  request.isolateSeveralStatements = isolate.hasValue();
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";
   request.ignoreDependences = testIgnoreDependences;
   request.model = sizeModel;

@@ -31,7 +31,7 @@
         local shapes of every rank; with --distribute auto it runs on any
         rank count of --ranks, default 1 to 8).
 
-run and compile take --link FILE (repeatable): a C file compiled into the
+run, compile and profile take --link FILE (repeatable): a C file compiled into the
 library, defining functions the program calls but does not define (Devito's
 timer_start/timer_end). Every command takes --cpu NAME: the LLVM CPU to optimize for (default
 `native`, the machine that compiles; for example `x86-64-v2` for a library
@@ -67,7 +67,7 @@ Checks of the emulated GPU code (run, check and compile; they imply
 
     python3 -m stencil profile FILE [--hex-tile[=OPTIONS] | --split-tile[=OPTIONS]]
                                     [--gpu-options=...]
-                                    [--func NAME] [--seed N] [--json]
+                                    [--func NAME] [--seed N] [--json] [--link FILE.c]
         Run the emulated GPU code once on random fields and print the memory
         traffic of each kernel per update (requests per warp, sectors, load
         efficiency, shared requests and bank conflicts, distinct bytes,
@@ -399,7 +399,8 @@ def cmd_profile(args):
     from . import profile
     result = profile.profile_file(args.file, gpu_options=args.gpu_options or "",
                                   func=args.func, seed=args.seed,
-                                  extra_passes=_tiling_passes(args))
+                                  extra_passes=_tiling_passes(args),
+                                  extra_sources=args.link)
     if args.json:
         import json
         print(json.dumps(result, indent=1))
@@ -532,7 +533,8 @@ def main(argv=None):
     p.add_argument("--space-at", type=int, metavar="T",
                    help="draw the (s0, s1) plane at canonical time T instead")
     p.set_defaults(fn=cmd_picture)
-    p = sub.add_parser("profile", help="memory traffic of the emulated GPU kernels")
+    p = sub.add_parser("profile", parents=[link],
+                       help="memory traffic of the emulated GPU kernels")
     p.add_argument("file")
     _add_tiling_options(p)
     p.add_argument("--gpu-options", metavar="OPTIONS", default="",

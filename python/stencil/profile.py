@@ -93,19 +93,22 @@ def profile_library(lib, name, *args):
 
 
 def profile_file(path, hex_tile=None, gpu_options="", func=None, seed=0, extra_passes=(),
-                 openmp=False, workdir=None):
+                 openmp=False, workdir=None, extra_sources=()):
     """Compile the program in `path` through the emulated GPU mapping with
     the profile (hex-tiled when `hex_tile` is a string of --hex-tile
     options, "" for the defaults), run @func (the only function by default)
     once on random fields and return its counters (see the module's doc).
-    `gpu_options`: options of the mapping, as for --emulate-gpu."""
+    `gpu_options`: options of the mapping, as for --emulate-gpu;
+    `extra_sources`: C files defining functions the program calls (Devito's
+    timers), as for compile_file."""
     passes = tuple(extra_passes)
     if hex_tile is not None:
         passes += (f"hex-tile={hex_tile}" if hex_tile else "hex-tile",)
     with tempfile.TemporaryDirectory() as tmp:
         compiled = compile_file(path, openmp=openmp, workdir=workdir or tmp,
                                 extra_passes=passes, emulate_gpu=True,
-                                gpu_options=gpu_options, profile=True)
+                                gpu_options=gpu_options, profile=True,
+                                extra_sources=list(extra_sources))
         lib = StencilLibrary(compiled)
         sigs = compiled.signatures
         if func is None:

@@ -41,6 +41,16 @@
 // RUN: stencil-opt %t.heat3d.mlir --hex-tile=isolate=true --poly-to-gpu | FileCheck %s --check-prefix=ISO
 // RUN: stencil-opt %t.heat3d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=NOISO
 // ISO: options: \22{ isolate[
+// In 2D with one statement per step the GPU tiling isolates full tiles
+// (ISO2D); with several (fdtd-2d's three), it does not unless asked: the
+// full-tile copy of every statement spills and multiplies the loop
+// generation there too.
+// RUN: %python -m stencil.benchmarks gen jacobi2d --shape 256,256 --steps 32 --dtype f32 > %t.jacobi2d.mlir
+// RUN: stencil-opt %t.jacobi2d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=ISO2D
+// ISO2D: options: \22{ atomic[0]; isolate[
+// RUN: %python -m stencil.benchmarks gen fdtd2d --shape 256,256 --steps 32 --dtype f32 > %t.fdtd2d.mlir
+// RUN: stencil-opt %t.fdtd2d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=NOISO
+// RUN: stencil-opt %t.fdtd2d.mlir --hex-tile=isolate=true --poly-to-gpu | FileCheck %s --check-prefix=ISO2D
 // With poly-to-gpu next (only shape inference may stand between), the
 // CPU tiling would be thrown away: stencil-opt lets --hex-tile leave the
 // scop's canonical schedule with the mark alone (DEFER), in a
