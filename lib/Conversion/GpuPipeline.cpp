@@ -90,6 +90,34 @@ static void setNvptxShortPointers(bool enable) {
     static_cast<llvm::cl::opt<bool> *>(it->second)->setValue(enable);
 }
 
+/// Upstream's NVVM lowering pipeline with its gpu-module-to-binary replaced
+/// by stencil-gpu-module-to-binary: the same options and result, the
+/// kernels' modules serialized in parallel. The pipeline is edited in its
+/// textual form, which round-trips every pass with its options.
+static void addLowerToNvvmPasses(OpPassManager &pm,
+                                 const gpu::GPUToNVVMPipelineOptions &nvvm) {
+  OpPassManager upstream(pm.getOpAnchorName());
+  gpu::buildLowerToNVVMPassPipeline(upstream, nvvm);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  upstream.printAsTextualPipeline(os);
+  // Only the list of passes, without the anchor around it.
+  StringRef list(text);
+  if (list.consume_front((pm.getOpAnchorName() + "(").str()))
+    list.consume_back(")");
+  constexpr StringLiteral kUpstream = "gpu-module-to-binary{";
+  size_t at = list.find(kUpstream);
+  std::string edited = list.str();
+  if (at != StringRef::npos)
+    edited.insert(at, "stencil-");
+  OpPassManager trial(pm.getOpAnchorName());
+  if (at != StringRef::npos &&
+      succeeded(parsePassPipeline(edited, trial, llvm::nulls())))
+    (void)parsePassPipeline(edited, pm);
+  else // upstream's pipeline as it is: serial, but complete
+    gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+}
+
 void stencil::addKernelCleanupPasses(OpPassManager &pm) {
   pm.addPass(stencil::createStencilHoistOutOfBranches());
   pm.addPass(createCSEPass());
@@ -171,7 +199,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
     format = havePtxas() ? "bin" : "isa";
   nvvm.cubinFormat = format;
   nvvm.optLevel = options.optLevel;
-  gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
+  addLowerToNvvmPasses(pm, nvvm);
   if (options.asyncLoops)
     pm.addPass(stencil::createStencilGpuCarriedStreams());
 }

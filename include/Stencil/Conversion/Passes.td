@@ -314,4 +314,32 @@ def StencilKernelDynamicShared : Pass<"stencil-kernel-dynamic-shared", "::mlir::
   ];
 }
 
+def StencilGpuModuleToBinary : Pass<"stencil-gpu-module-to-binary", ""> {
+  let summary = "Serialize the GPU modules to binaries, the modules in "
+                "parallel";
+  let description = [{
+    Upstream's gpu-module-to-binary with the same options and result (a
+    `gpu.binary` per `gpu.module`, one object per target), except that the
+    modules are serialized concurrently on the context's threads: each
+    outlined kernel has a module of its own, and LLVM's NVPTX code
+    generation and ptxas take most of a kernel's compile time
+    (docs/performance.md, "Compile time of the headline command"). The
+    `--convert-to-gpu` pipeline runs it in place of upstream's pass.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+  let options = [
+    Option<"toolkitPath", "toolkit", "std::string", "\"\"",
+           "Path to the CUDA toolkit (empty: the target's default)">,
+    ListOption<"linkFiles", "l", "std::string",
+               "Extra files to link to">,
+    Option<"cmdOptions", "opts", "std::string", "\"\"",
+           "Command line options for the downstream compiler">,
+    Option<"compilationTarget", "format", "std::string", "\"fatbin\"",
+           "The object format: offloading (llvm), assembly (isa), binary "
+           "(bin) or fatbinary (fatbin)">,
+    Option<"elfSection", "section", "std::string", "\"\"",
+           "ELF section where the binary is placed">
+  ];
+}
+
 #endif // STENCIL_CONVERSION_PASSES_TD
