@@ -25,6 +25,7 @@
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="shared-budget=200000 chip=sm_80" 2>&1 | FileCheck %s --check-prefix=BUDGET-SM80
 // RUN: stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 shared-budget=232448" -o /dev/null
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="thread-points=diagonal" 2>&1 | FileCheck %s --check-prefix=POINTS
+// RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="inter-tile-reuse=always" 2>&1 | FileCheck %s --check-prefix=REUSE
 // A promoted scop whose buffers do not match its tree, or are malformed:
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | sed 's/kernel = 1 : i64/kernel = 7 : i64/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-KERNEL
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | sed 's/, shape = array<i64: 2, 17>//' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-ENTRY
@@ -34,6 +35,7 @@
 // PROMOTE: error: poly-to-gpu: promote must be none, copy, interleaved or auto, got 'all'
 // BUDGET: error: poly-to-gpu: shared-budget must not be negative
 // POINTS: error: poly-to-gpu: thread-points must be blocked or cyclic, got 'diagonal'
+// REUSE: error: poly-to-gpu: inter-tile-reuse must be true, false or auto, got 'always'
 // BUDGET-SM90: error: poly-to-gpu: shared-budget 232449 exceeds the 232448 bytes of shared memory a block of sm_90 can have
 // BUDGET-SM80: error: poly-to-gpu: shared-budget 200000 exceeds the 166912 bytes of shared memory a block of sm_80 can have
 // SHARED-KERNEL: <stdin>:{{[0-9]+}}:{{[0-9]+}}: error: 'poly.scop' op gpu_shared names kernel 7 but the schedule has 2 'shared' mark(s)

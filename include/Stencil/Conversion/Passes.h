@@ -87,11 +87,11 @@ struct CpuPipelineOptions : public PassPipelineOptions<CpuPipelineOptions> {
       *this, "unroll-budget",
       llvm::cl::desc("With emulate-gpu: poly-to-gpu unroll-budget"),
       llvm::cl::init(1024)};
-  Option<bool> interTileReuse{
+  Option<std::string> interTileReuse{
       *this, "inter-tile-reuse",
       llvm::cl::desc("With emulate-gpu: poly-to-gpu inter-tile-reuse "
-                     "(promotion step f)"),
-      llvm::cl::init(true)};
+                     "(promotion step f: true, false or auto)"),
+      llvm::cl::init("auto")};
   Option<bool> tileGrid{
       *this, "tile-grid",
       llvm::cl::desc("With emulate-gpu: poly-to-gpu tile-grid (split-tiled "
@@ -165,12 +165,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "hex-tiled kernels: cyclic or blocked (consecutive "
                      "rows, shared neighbours loaded once)"),
       llvm::cl::init("cyclic")};
-  Option<bool> interTileReuse{
+  Option<std::string> interTileReuse{
       *this, "inter-tile-reuse",
       llvm::cl::desc("Promotion step (f): a tile that follows its predecessor "
                      "along the innermost parallelogram dimension moves what "
-                     "both hold within shared memory instead of loading it"),
-      llvm::cl::init(true)};
+                     "both hold within shared memory instead of loading it: "
+                     "true, false, or auto (with one statement per step)"),
+      llvm::cl::init("auto")};
   Option<bool> tileGrid{
       *this, "tile-grid",
       llvm::cl::desc("Split-tiled 3D kernels: the second tile dimension "

@@ -244,11 +244,12 @@ def PolyToGpu : Pass<"poly-to-gpu", "::mlir::ModuleOp"> {
            "makes (--hex-tile with default sizes) so that the loads of the "
            "first array start on 128-byte boundaries of its rows (an "
            "explicit --hex-tile offset is kept)">,
-    Option<"interTileReuse", "inter-tile-reuse", "bool", "true",
+    Option<"interTileReuse", "inter-tile-reuse", "std::string", "\"auto\"",
            "Promotion step (f) of the hybrid paper (sec. 4.2.2): a tile that "
            "follows its predecessor along the innermost parallelogram "
            "dimension on the same block moves what both boxes hold within "
-           "shared memory and loads only the rest">,
+           "shared memory and loads only the rest: true, false, or auto "
+           "(with one statement per step)">,
     Option<"tileGrid", "tile-grid", "bool", "true",
            "Split-tiled 3D kernels: the second tile dimension (parallel "
            "within a color) over the grid's y blocks as well as the first "
