@@ -10,7 +10,8 @@
 #    32-bit shared addresses (64-bit with short-shared-pointers=false);
 #  * the full tiles of a hex-tiled jacobi2d with unrolled time steps: one
 #    time step is straight-line code between two barriers (no branch);
-#  * fma=true does contract.
+#  * fma=true does contract;
+#  * the unroll budget and inter-tile-reuse=auto keep Devito forms unspilled.
 import re
 import subprocess
 import sys
@@ -203,3 +204,18 @@ spilled = [re.findall(r"(\d+) bytes spill stores", ptxas_report(ptx, f"elastic3d
                elastic, "--hex-tile", "--convert-to-gpu=format=isa unroll-budget=100000")))]
 assert any(int(s) > 0 for kernel in spilled for s in kernel), spilled
 print("ok elastic3d-o2: point loops past the unroll budget, no spills (unrolled: spills)")
+
+# 8. inter-tile-reuse=auto: a Devito elastic 2D step at order 8 (5
+# statements, 8 promoted arrays; 384^2) gets no inter-tile reuse and no
+# spills; with reuse forced every array's moves push both kernels past 255
+# registers (so the auto rule is what keeps them).
+elastic = tmp / "elastic2d-o8.mlir"
+elastic.write_text(devito_forms.make("elastic2d", 8, (384, 384), 8).mlir())
+for i, ptx in enumerate(ptx_of(lower(elastic, "--hex-tile", "--convert-to-gpu=format=isa"))):
+    check_resources(ptx, f"elastic2d-o8-{i}")
+spilled = [re.findall(r"(\d+) bytes spill stores", ptxas_report(ptx, f"elastic2d-reuse-{i}"))
+           for i, ptx in enumerate(ptx_of(lower(
+               elastic, "--hex-tile", "--convert-to-gpu=format=isa inter-tile-reuse=true")))]
+assert any(int(s) > 0 for kernel in spilled for s in kernel), spilled
+print("ok elastic2d-o8: no inter-tile reuse with 5 statements per step, no spills "
+      "(with reuse: spills)")
