@@ -632,7 +632,8 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       schedule = promoteToShared(scop, *model, schedule, promoting, buffers);
     } catch (const isl::exception &e) {
       buffers.clear();
-      scop.emitRemark("no shared-memory promotion (isl failed: ")
+      mlir::emitRemark(scop.getLoc(),
+                       "no shared-memory promotion (isl failed: ")
           << e.what() << "); the kernels use global memory";
     }
     setPrintedSchedule(scop, toString(schedule));

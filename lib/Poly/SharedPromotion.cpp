@@ -439,8 +439,9 @@ isl::schedule mlir::stencil::poly::promoteToShared(
     if (!touched)
       continue;
     if (!ok) {
-      scop.emitRemark("array @") << array.name
-                                 << " stays in global memory: " << why;
+      // At the scop's location, without the scop printed after it.
+      mlir::emitRemark(scop.getLoc(), "array @")
+          << array.name << " stays in global memory: " << why;
       continue;
     }
     for (unsigned k = 0; k < kernels.size(); ++k) {

@@ -1315,7 +1315,8 @@ LogicalResult StencilDistributePass::dispatchAuto() {
                               "rank count of grid=auto: ")
              << skipped;
     if (!skipped.empty())
-      func.emitRemark("grid=auto: no decomposition for ") << skipped;
+      mlir::emitRemark(func.getLoc(), "grid=auto: no decomposition for ")
+          << skipped;
 
     // The dispatchers of all grids share the signature and global layout.
     func::FuncOp first = kept.front()->dispatcher;

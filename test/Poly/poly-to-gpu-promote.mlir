@@ -134,6 +134,8 @@
 // TREE2D-SAME: filter: \22[tid_x, tid_y] -> { copy_in_0_A0[p0, p1, p2, l0, l1, l2] : (-tid_y + l1) mod 4 = 0 and (-tid_x + l2) mod 16 = 0
 
 // BUDGET: remark: array @A0 stays in global memory: its tile footprint (6800 bytes) does not fit in the shared-memory budget (6000 of 6000 bytes left)
+// The remark points at the loop, without the scop printed after it.
+// BUDGET-NOT: see current operation
 // BUDGET-NOT: workgroup
 // BUDGET: gpu.launch
 // BUDGET-NOT: workgroup
