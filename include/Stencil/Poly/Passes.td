@@ -79,7 +79,8 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
            "with the GPU's when neither h nor widths was given; stencil-opt "
            "leaves the tiling to a poly-to-gpu that directly follows)">,
     Option<"isolate", "isolate", "bool", "true",
-           "Generate full tiles separately, without boundary conditions">,
+           "Generate full tiles separately, without boundary conditions "
+           "(with several statements per step only when given)">,
     Option<"offset", "offset", "int64_t", "0",
            "Translation of the parallelogram tiles of the innermost "
            "parallelogram dimension (hybrid paper sec. 4.2.3): tile S starts "
@@ -135,7 +136,8 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
            "with the GPU's when neither h nor widths was given; stencil-opt "
            "leaves the tiling to a poly-to-gpu that directly follows)">,
     Option<"isolate", "isolate", "bool", "true",
-           "Generate full tiles separately, without boundary conditions">,
+           "Generate full tiles separately, without boundary conditions "
+           "(with several statements per step only when given)">,
     Option<"unroll", "unroll", "bool", "false",
            "Unroll the steps of a band within a tile (when not given: on for "
            "GPU sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
