@@ -40,8 +40,6 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
     launches.blockSizes.assign(options.blockSizes.begin(), options.blockSizes.end());
     pm.addPass(stencil::createStencilParallelToGpu(launches));
     // The kernels as --convert-to-gpu outlines them.
-    pm.addPass(createCanonicalizerPass());
-    pm.addPass(createCSEPass());
     stencil::addKernelCleanupPasses(pm);
     StencilGpuEmulateOptions emulation;
     emulation.parallelBlocks = options.openmp;

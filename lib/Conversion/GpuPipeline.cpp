@@ -118,7 +118,18 @@ static void addLowerToNvvmPasses(OpPassManager &pm,
     gpu::buildLowerToNVVMPassPipeline(pm, nvvm);
 }
 
+/// The canonicalizer, visiting operations bottom-up. Top-down, the loops are
+/// visited before their bodies, and every constant folded in a body queues
+/// the enclosing loops again, whose dead-code check rescans the body: the
+/// kernels of elastic 3D at order 8 (30k ops) took 1.4 s, bottom-up 0.2 s.
+static std::unique_ptr<Pass> createBottomUpCanonicalizer() {
+  return createCanonicalizerPass(
+      GreedyRewriteConfig().setUseTopDownTraversal(false));
+}
+
 void stencil::addKernelCleanupPasses(OpPassManager &pm) {
+  pm.addPass(createBottomUpCanonicalizer());
+  pm.addPass(createCSEPass());
   pm.addPass(stencil::createStencilHoistOutOfBranches());
   pm.addPass(createCSEPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
@@ -149,8 +160,6 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   launches.blockSizes.assign(options.blockSizes.begin(),
                              options.blockSizes.end());
   pm.addPass(stencil::createStencilParallelToGpu(launches));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
   stencil::addKernelCleanupPasses(pm);
   // fpowi/ipowi (as Devito emits them): the software versions the CPU
   // pipeline uses (the same bits; NVVM has no ipowi), made while the
@@ -168,7 +177,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(
       stencil::createStencilGpuExactMath({options.contract}));
   if (!options.hostToLLVM) {
-    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createBottomUpCanonicalizer());
     return;
   }
   // gpu-to-llvm lowers the asynchronous forms of gpu.alloc/gpu.dealloc only:

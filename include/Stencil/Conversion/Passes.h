@@ -238,8 +238,9 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
 void buildStencilGpuPipeline(OpPassManager &pm,
                              const GpuPipelineOptions &options);
 /// What both the GPU pipeline and the emulation run on the mapped kernels
-/// before outlining (emulating) them: pure ops hoisted out of the guards of
-/// the points, then CSE and loop-invariant code motion.
+/// before outlining (emulating) them: the canonicalizer (bottom-up) and CSE,
+/// pure ops hoisted out of the guards of the points, then CSE and
+/// loop-invariant code motion.
 void addKernelCleanupPasses(OpPassManager &pm);
 
 /// Registers `convert-to-gpu`.
