@@ -8,12 +8,25 @@
 // serializeToObject works on its own LLVM context and temporary files) and
 // replaced by their `gpu.binary` ops afterwards, in order.
 //
+// Spill relief: stencil-kernel-launch-bounds compiles a tiled kernel for
+// two resident blocks per SM, which caps a block of 256 threads at 128
+// registers; kernels with many fields (Devito's elastic 3D forms, order 8
+// 3D forms) spill there. Whether they do is known only from ptxas, so the
+// PTX is assembled here with `-v`, and a spilling kernel gets one block
+// fewer until it fits or runs alone on its SM (255 registers). On an H200
+// one block made the spilling elastic 3D kernels 1.07x (order 4) to 1.67x
+// (order 8) faster, while a kernel that fits in 128 registers loses its
+// second block for nothing (docs/performance.md, "Sixth lease"): hence the
+// test per kernel rather than one block for all.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Conversion/Ptxas.h"
 
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
@@ -25,6 +38,7 @@ namespace mlir::stencil {
 } // namespace mlir::stencil
 
 using namespace mlir;
+using namespace mlir::stencil;
 
 namespace {
 
@@ -36,6 +50,99 @@ std::optional<gpu::CompilationTarget> parseFormat(StringRef name) {
       .Cases({"binary", "bin"}, gpu::CompilationTarget::Binary)
       .Cases({"fatbinary", "fatbin"}, gpu::CompilationTarget::Fatbin)
       .Default(std::nullopt);
+}
+
+/// A `.minnctapersm N` directive of an entry function in PTX.
+struct MinBlocksDirective {
+  std::string kernel;
+  size_t offset, length; // of N in the text
+  int64_t blocks;
+};
+
+SmallVector<MinBlocksDirective> minBlocksDirectives(StringRef ptx) {
+  SmallVector<MinBlocksDirective> found;
+  constexpr StringRef entry = ".entry ", directive = ".minnctapersm ";
+  for (size_t at = ptx.find(entry); at != StringRef::npos;
+       at = ptx.find(entry, at + 1)) {
+    StringRef rest = ptx.drop_front(at + entry.size());
+    StringRef name = rest.take_until([](char c) { return c == '('; }).trim();
+    // The directives stand between the parameters and the body.
+    StringRef header = rest.take_until([](char c) { return c == '{'; });
+    size_t d = header.find(directive);
+    if (d == StringRef::npos)
+      continue;
+    StringRef digits =
+        header.drop_front(d + directive.size()).take_while([](char c) {
+          return isdigit(c);
+        });
+    int64_t blocks;
+    if (digits.getAsInteger(10, blocks))
+      continue;
+    size_t offset = at + entry.size() + d + directive.size();
+    found.push_back({name.str(), offset, digits.size(), blocks});
+  }
+  return found;
+}
+
+/// Serializes `module` for the NVVM target in the assembly or binary format
+/// through `ptxas -v`, lowering `.minnctapersm` of the kernels that spill.
+std::optional<SmallVector<char, 0>>
+serializeRelievingSpills(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
+                         const gpu::TargetOptions &options,
+                         const gpu::TargetOptions &assemblyOptions,
+                         StringRef ptxas) {
+  std::optional<SmallVector<char, 0>> assembly =
+      cast<gpu::TargetAttrInterface>(target).serializeToObject(module,
+                                                               assemblyOptions);
+  if (!assembly)
+    return std::nullopt;
+  std::string ptx(assembly->begin(), assembly->end());
+  bool assemblyOnly =
+      options.getCompilationTarget() == gpu::CompilationTarget::Assembly;
+  // PTX whose kernels are all compiled for one block has nothing to relieve.
+  if (assemblyOnly &&
+      llvm::none_of(minBlocksDirectives(ptx),
+                    [](const MinBlocksDirective &d) { return d.blocks > 1; }))
+    return std::move(*assembly);
+  // What upstream's target passes ptxas (`-32` is for fatbinary).
+  auto tokenized = options.tokenizeCmdOptions();
+  SmallVector<StringRef> extraArgs;
+  for (const char *arg : tokenized.second)
+    if (StringRef(arg) != "-32")
+      extraArgs.push_back(arg);
+  std::optional<PtxasResult> result;
+  while (true) {
+    std::string error;
+    result =
+        runPtxas(ptxas, ptx, target.getChip(), target.getO(), extraArgs, error);
+    if (!result) {
+      mlir::emitError(module.getLoc(), "ptxas failed: ") << error;
+      return std::nullopt;
+    }
+    bool lowered = false;
+    // Last first: a shorter number moves the text after it.
+    for (const MinBlocksDirective &directive :
+         llvm::reverse(minBlocksDirectives(ptx))) {
+      const PtxasFunctionInfo *info = result->lookup(directive.kernel);
+      if (!info || info->spillStoreBytes == 0 || directive.blocks <= 1)
+        continue;
+      ptx.replace(directive.offset, directive.length,
+                  std::to_string(directive.blocks - 1));
+      lowered = true;
+    }
+    if (!lowered)
+      break;
+  }
+  for (const MinBlocksDirective &directive : minBlocksDirectives(ptx))
+    if (const PtxasFunctionInfo *info = result->lookup(directive.kernel);
+        info && info->spillStoreBytes > 0)
+      mlir::emitRemark(module.getLoc())
+          << "kernel '" << directive.kernel << "' spills "
+          << info->spillStoreBytes << " bytes with " << info->registers
+          << " registers at " << directive.blocks << " block(s) per SM";
+  if (assemblyOnly)
+    return SmallVector<char, 0>(ptx.begin(), ptx.end());
+  return std::move(result->cubin);
 }
 
 struct StencilGpuModuleToBinary
@@ -71,6 +178,14 @@ struct StencilGpuModuleToBinary
     gpu::TargetOptions options(toolkitPath, libraries, cmdOptions, elfSection,
                                *format,
                                [&]() -> SymbolTable * { return table.get(); });
+    gpu::TargetOptions assemblyOptions(
+        toolkitPath, libraries, cmdOptions, elfSection,
+        gpu::CompilationTarget::Assembly,
+        [&]() -> SymbolTable * { return table.get(); });
+    std::optional<std::string> ptxas;
+    if (relieveSpills && (*format == gpu::CompilationTarget::Assembly ||
+                          *format == gpu::CompilationTarget::Binary))
+      ptxas = stencil::findPtxas(toolkitPath);
 
     SmallVector<SmallVector<Attribute>> objects(modules.size());
     auto serialize = [&](size_t i) -> LogicalResult {
@@ -83,10 +198,14 @@ struct StencilGpuModuleToBinary
         if (!target)
           return module.emitError("target attribute ")
                  << attr << " does not implement TargetAttrInterface";
+        auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr);
         std::optional<SmallVector<char, 0>> blob =
-            target.serializeToObject(module, options);
+            nvvm && ptxas ? serializeRelievingSpills(module, nvvm, options,
+                                                     assemblyOptions, *ptxas)
+                          : target.serializeToObject(module, options);
+        // (At the location only: the module is the whole kernel.)
         if (!blob)
-          return module.emitError("serializing the module for ")
+          return mlir::emitError(module.getLoc(), "serializing the module for ")
                  << attr << " failed";
         if (Attribute object = target.createObject(module, *blob, options))
           objects[i].push_back(object);

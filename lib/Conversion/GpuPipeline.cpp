@@ -95,7 +95,8 @@ static void setNvptxShortPointers(bool enable) {
 /// kernels' modules serialized in parallel. The pipeline is edited in its
 /// textual form, which round-trips every pass with its options.
 static void addLowerToNvvmPasses(OpPassManager &pm,
-                                 const gpu::GPUToNVVMPipelineOptions &nvvm) {
+                                 const gpu::GPUToNVVMPipelineOptions &nvvm,
+                                 bool relieveSpills) {
   OpPassManager upstream(pm.getOpAnchorName());
   gpu::buildLowerToNVVMPassPipeline(upstream, nvvm);
   std::string text;
@@ -108,8 +109,11 @@ static void addLowerToNvvmPasses(OpPassManager &pm,
   constexpr StringLiteral kUpstream = "gpu-module-to-binary{";
   size_t at = list.find(kUpstream);
   std::string edited = list.str();
-  if (at != StringRef::npos)
+  if (at != StringRef::npos) {
+    if (!relieveSpills)
+      edited.insert(at + kUpstream.size(), "relieve-spills=false ");
     edited.insert(at, "stencil-");
+  }
   OpPassManager trial(pm.getOpAnchorName());
   if (at != StringRef::npos &&
       succeeded(parsePassPipeline(edited, trial, llvm::nulls())))
@@ -208,7 +212,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
     format = havePtxas() ? "bin" : "isa";
   nvvm.cubinFormat = format;
   nvvm.optLevel = options.optLevel;
-  addLowerToNvvmPasses(pm, nvvm);
+  addLowerToNvvmPasses(pm, nvvm, options.relieveSpills);
   if (options.asyncLoops)
     pm.addPass(stencil::createStencilGpuCarriedStreams());
 }

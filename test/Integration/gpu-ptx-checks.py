@@ -11,7 +11,8 @@
 #  * the full tiles of a hex-tiled jacobi2d with unrolled time steps: one
 #    time step is straight-line code between two barriers (no branch);
 #  * fma=true does contract;
-#  * the unroll budget and inter-tile-reuse=auto keep Devito forms unspilled.
+#  * the unroll budget and inter-tile-reuse=auto keep Devito forms unspilled;
+#  * a kernel that spills at two blocks per SM is compiled for one.
 import re
 import subprocess
 import sys
@@ -219,3 +220,25 @@ spilled = [re.findall(r"(\d+) bytes spill stores", ptxas_report(ptx, f"elastic2d
 assert any(int(s) > 0 for kernel in spilled for s in kernel), spilled
 print("ok elastic2d-o8: no inter-tile reuse with 5 statements per step, no spills "
       "(with reuse: spills)")
+
+# 9. Spill relief: Devito's 3D heat form at order 8 on 32^3 has a kernel
+# that spills at the two blocks per SM (128 registers) its launch bounds
+# ask for; the serializer's ptxas check compiles that kernel for one block
+# (no spills) and leaves the other kernel's launch bounds as they were.
+# relieve-spills=false keeps the spill (so the check is what removes it).
+heat = tmp / "heat3d-o8.mlir"
+heat.write_text(devito_forms.make("heat", 8, (32, 32, 32), 4).mlir())
+relieved = ptx_of(lower(heat, "--hex-tile", "--convert-to-gpu=format=isa"))
+kept = ptx_of(lower(heat, "--hex-tile", "--convert-to-gpu=format=isa relieve-spills=false"))
+assert len(relieved) == len(kept)
+for i, (ptx, before) in enumerate(zip(relieved, kept)):
+    check_resources(ptx, f"heat3d-o8-{i}")
+    spills = re.findall(r"(\d+) bytes spill stores", ptxas_report(before, f"heat3d-o8-spill-{i}"))
+    blocks = re.findall(r"\.minnctapersm (\d+)", before)
+    expected = ["1"] if any(int(s) > 0 for s in spills) else blocks
+    assert re.findall(r"\.minnctapersm (\d+)", ptx) == expected, (i, spills, blocks)
+assert any(re.findall(r"\.minnctapersm 2", ptx) for ptx in kept)
+assert any(int(s) > 0 for i, ptx in enumerate(kept)
+           for s in re.findall(r"(\d+) bytes spill stores", ptxas_report(ptx, f"heat3d-o8-kept-{i}")))
+print("ok heat3d-o8: the spilling kernel compiled for one block per SM instead of two "
+      "(relieve-spills=false: spills)")

@@ -192,6 +192,12 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "256 threads at 128 registers, 1 lets ptxas use every "
                      "register a thread needs"),
       llvm::cl::init(2)};
+  Option<bool> relieveSpills{
+      *this, "relieve-spills",
+      llvm::cl::desc("A kernel that ptxas finds spilling at blocks-per-sm is "
+                     "compiled for one block fewer, down to one (needs "
+                     "ptxas; stencil-gpu-module-to-binary)"),
+      llvm::cl::init(true)};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("Width of the index arithmetic in the kernels: 0 "

@@ -325,6 +325,16 @@ def StencilGpuModuleToBinary : Pass<"stencil-gpu-module-to-binary", ""> {
     generation and ptxas take most of a kernel's compile time
     (docs/performance.md, "Compile time of the headline command"). The
     `--convert-to-gpu` pipeline runs it in place of upstream's pass.
+
+    Spill relief (`relieve-spills`, on by default): for the NVVM target in
+    the assembly and binary formats, when ptxas is found, the PTX of a
+    module is assembled with `ptxas -v` (with the arguments upstream's
+    target passes) and a kernel that spills registers while it is compiled
+    for several resident blocks per SM (`.minnctapersm` above 1, from
+    stencil-kernel-launch-bounds) is compiled for one block fewer, down to
+    one, which gives it the registers that occupancy allows. The binary is
+    the cubin of that ptxas run. A kernel that still spills at one block
+    gets a remark.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
   let options = [
@@ -338,7 +348,10 @@ def StencilGpuModuleToBinary : Pass<"stencil-gpu-module-to-binary", ""> {
            "The object format: offloading (llvm), assembly (isa), binary "
            "(bin) or fatbinary (fatbin)">,
     Option<"elfSection", "section", "std::string", "\"\"",
-           "ELF section where the binary is placed">
+           "ELF section where the binary is placed">,
+    Option<"relieveSpills", "relieve-spills", "bool", "true",
+           "Compile a kernel that ptxas finds spilling for fewer resident "
+           "blocks per SM (.minnctapersm), down to one">
   ];
 }
 
