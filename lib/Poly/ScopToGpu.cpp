@@ -73,13 +73,22 @@ constexpr int64_t kDefaultThreads[] = {32, 4, 2};
 constexpr int64_t kMaxGridY = 65535;
 /// Points per thread and time step up to which the point loops are unrolled.
 constexpr int64_t kMaxUnrolledPoints = 64;
+/// Operations of a step's statement up to which the GPU isolates full tiles
+/// (gpuIsolatesFullTiles): every example (jacobi 2D 8, heat 2D 16), none of
+/// Devito's forms (heat 2D at order 2: 24).
+constexpr int64_t kMaxIsolatedStepOps = 20;
+
+/// Operations in the bodies of the statements of one step.
+int64_t stepOperations(ScopOp scop) {
+  int64_t ops = 0;
+  scop.walk([&](StmtOp statement) {
+    statement.getBody().walk([&](Operation *) { ++ops; });
+  });
+  return ops;
+}
 
 /// Isolation and unrolling of a GPU re-tiling: what the tiling pass was
-/// given (`retile`), else the GPU's choice. Full-tile isolation doubles the
-/// code of a tile (full and partial versions in one kernel); in 3D, and
-/// with several statements per step (fdtd-2d, Devito's elastic 2D), that
-/// pushes the kernels past 255 registers into spills and multiplies the
-/// loop generation (docs/gpu.md), so there it is off unless asked. Unrolled
+/// given (`retile`), else the GPU's choice (gpuIsolatesFullTiles). Unrolled
 /// steps give straight-line code per step of a full tile, and fewer
 /// instructions per update, registers and compile time in 1D-3D (jacobi2d
 /// 3072^2: 62 -> 25 modeled instructions per update; docs/performance.md).
@@ -91,12 +100,10 @@ LogicalResult gpuRetileDefaults(ScopOp scop, DictionaryAttr retile,
     isolate = isolateAttr.getValue();
     return success();
   }
-  IslContext ctx;
-  std::string error;
-  std::optional<ScopModel> model = readScop(ctx, scop, error);
-  if (!model)
-    return scop.emitOpError("cannot read the polyhedral form: ") << error;
-  isolate = model->numSpaceDims < 3 && model->statementsPerStep == 1;
+  FailureOr<bool> isolating = gpuIsolatesFullTiles(scop);
+  if (failed(isolating))
+    return failure();
+  isolate = *isolating;
   return success();
 }
 
@@ -453,10 +460,7 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     // small beside such a body (elastic 3D at order 4, 10 points of 432
     // operations: unrolled, 2-3 times the instructions, spills and 1.5
     // times the compile time; docs/gpu.md).
-    int64_t stepOps = 0;
-    scop.walk([&](StmtOp statement) {
-      statement.getBody().walk([&](Operation *) { ++stepOps; });
-    });
+    int64_t stepOps = stepOperations(scop);
     bool unrollPoints = unroll && perThread <= kMaxUnrolledPoints &&
                         perThread * stepOps <= unrollBudget;
 
@@ -736,6 +740,16 @@ void mlir::stencil::poly::leaveTilingToGpuMapping(OpPassManager &pm) {
       tiling = nullptr;
     }
   }
+}
+
+FailureOr<bool> mlir::stencil::poly::gpuIsolatesFullTiles(ScopOp scop) {
+  IslContext ctx;
+  std::string error;
+  std::optional<ScopModel> model = readScop(ctx, scop, error);
+  if (!model)
+    return scop.emitOpError("cannot read the polyhedral form: ") << error;
+  return model->numSpaceDims < 3 && model->statementsPerStep == 1 &&
+         stepOperations(scop) <= kMaxIsolatedStepOps;
 }
 
 bool mlir::stencil::poly::leavesTilingToGpuMapping(ScopOp scop,

@@ -62,6 +62,12 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   request.gpuSizes = target == "gpu";
   request.isolate = isolate;
   request.isolateSeveralStatements = isolate.hasValue();
+  if (target == "gpu" && !isolate.hasValue()) {
+    FailureOr<bool> isolating = gpuIsolatesFullTiles(scop);
+    if (failed(isolating))
+      return failure();
+    request.isolate = *isolating;
+  }
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";
   request.ignoreDependences = testIgnoreDependences;
   request.model = sizeModel;

@@ -51,6 +51,16 @@
 // RUN: %python -m stencil.benchmarks gen fdtd2d --shape 256,256 --steps 32 --dtype f32 > %t.fdtd2d.mlir
 // RUN: stencil-opt %t.fdtd2d.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=NOISO
 // RUN: stencil-opt %t.fdtd2d.mlir --hex-tile=isolate=true --poly-to-gpu | FileCheck %s --check-prefix=ISO2D
+// Nor with one statement of more than 20 operations (Devito's heat form at
+// order 2: 24), whose full-tile copy doubles the registers and the compile
+// time; the same with --hex-tile=target=gpu.
+// RUN: %python -m stencil.devito_forms gen heat --order 2 --shape 256,256 --steps 8 -o %t.heat2.mlir
+// RUN: stencil-opt %t.heat2.mlir --hex-tile --poly-to-gpu | FileCheck %s --check-prefix=NOISO
+// RUN: stencil-opt %t.heat2.mlir --hex-tile=target=gpu --poly-to-gpu | FileCheck %s --check-prefix=NOISO
+// RUN: stencil-opt %t.heat2.mlir --hex-tile=isolate=true --poly-to-gpu | FileCheck %s --check-prefix=ISO2DN
+// RUN: stencil-opt %t.heat2.mlir --hex-tile="target=gpu isolate=true" --poly-to-gpu | FileCheck %s --check-prefix=ISO2DN
+// (Its step count is a parameter: `[N] -> { ... }`.)
+// ISO2DN: options: \22[N] -> { atomic[0]; isolate[
 // With poly-to-gpu next (only shape inference may stand between), the
 // CPU tiling would be thrown away: stencil-opt lets --hex-tile leave the
 // scop's canonical schedule with the mark alone (DEFER), in a

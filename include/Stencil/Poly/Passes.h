@@ -130,6 +130,20 @@ constexpr const char *kSplitRetileForGpuAttr = "split_tile_auto";
 /// compile time).
 void leaveTilingToGpuMapping(OpPassManager &pm);
 
+/// Whether the GPU's tilings of `scop` isolate full tiles when `isolate` is
+/// not given (poly-to-gpu's re-tiling, --hex-tile/--split-tile target=gpu):
+/// in 1D and 2D, with one statement per step of at most 20 operations.
+/// Isolation gives a full tile straight-line steps, but doubles the code of
+/// a tile (full and partial versions in one kernel). In 3D and with
+/// several statements per step (fdtd-2d, Devito's elastic forms) that
+/// pushed the kernels past 255 registers into spills; with the tens of
+/// operations of Devito's 2D forms it doubles the registers and takes 3-4x
+/// the compile time (heat at order 2 on 1024^2: 162 instead of 96
+/// registers, 3.0 s instead of 1.0 s; at order 8 940 bytes spilled), for
+/// 3% fewer modeled instructions (docs/performance.md). Fails (with a
+/// diagnostic) when the scop cannot be read.
+FailureOr<bool> gpuIsolatesFullTiles(ScopOp scop);
+
 /// Whether a time tiling that poly-to-gpu follows leaves `scop` to it: the
 /// sizes are defaults for a target not yet known (`target` auto, `height`
 /// -1, no widths), no test option ignores the dependences, and --fuse has

@@ -80,7 +80,9 @@ def HexTile : Pass<"hex-tile", "::mlir::ModuleOp"> {
            "leaves the tiling to a poly-to-gpu that directly follows)">,
     Option<"isolate", "isolate", "bool", "true",
            "Generate full tiles separately, without boundary conditions "
-           "(with several statements per step only when given)">,
+           "(with several statements per step only when given; on the GPU "
+           "only for 1D and 2D steps of one statement of at most 20 "
+           "operations unless given)">,
     Option<"offset", "offset", "int64_t", "0",
            "Translation of the parallelogram tiles of the innermost "
            "parallelogram dimension (hybrid paper sec. 4.2.3): tile S starts "
@@ -137,7 +139,9 @@ def SplitTile : Pass<"split-tile", "::mlir::ModuleOp"> {
            "leaves the tiling to a poly-to-gpu that directly follows)">,
     Option<"isolate", "isolate", "bool", "true",
            "Generate full tiles separately, without boundary conditions "
-           "(with several statements per step only when given)">,
+           "(with several statements per step only when given; on the GPU "
+           "only for 1D and 2D steps of one statement of at most 20 "
+           "operations unless given)">,
     Option<"unroll", "unroll", "bool", "false",
            "Unroll the steps of a band within a tile (when not given: on for "
            "GPU sizes, target=gpu or the GPU's re-tiling in poly-to-gpu; off "
