@@ -52,20 +52,21 @@ std::optional<gpu::CompilationTarget> parseFormat(StringRef name) {
       .Default(std::nullopt);
 }
 
-/// A `.minnctapersm N` directive of an entry function in PTX.
-struct MinBlocksDirective {
-  std::string kernel;
-  size_t offset, length; // of N in the text
-  int64_t blocks;
+/// An entry function of PTX and its `.minnctapersm N` directive.
+struct KernelEntry {
+  std::string name;
+  size_t offset = 0, length = 0; // of N in the text
+  int64_t blocks = 0;            // N; 0 without the directive
 };
 
-SmallVector<MinBlocksDirective> minBlocksDirectives(StringRef ptx) {
-  SmallVector<MinBlocksDirective> found;
+SmallVector<KernelEntry> kernelEntries(StringRef ptx) {
+  SmallVector<KernelEntry> found;
   constexpr StringRef entry = ".entry ", directive = ".minnctapersm ";
   for (size_t at = ptx.find(entry); at != StringRef::npos;
        at = ptx.find(entry, at + 1)) {
     StringRef rest = ptx.drop_front(at + entry.size());
-    StringRef name = rest.take_until([](char c) { return c == '('; }).trim();
+    KernelEntry &kernel = found.emplace_back();
+    kernel.name = rest.take_until([](char c) { return c == '('; }).trim();
     // The directives stand between the parameters and the body.
     StringRef header = rest.take_until([](char c) { return c == '{'; });
     size_t d = header.find(directive);
@@ -75,11 +76,10 @@ SmallVector<MinBlocksDirective> minBlocksDirectives(StringRef ptx) {
         header.drop_front(d + directive.size()).take_while([](char c) {
           return isdigit(c);
         });
-    int64_t blocks;
-    if (digits.getAsInteger(10, blocks))
+    if (digits.getAsInteger(10, kernel.blocks))
       continue;
-    size_t offset = at + entry.size() + d + directive.size();
-    found.push_back({name.str(), offset, digits.size(), blocks});
+    kernel.offset = at + entry.size() + d + directive.size();
+    kernel.length = digits.size();
   }
   return found;
 }
@@ -101,8 +101,9 @@ serializeRelievingSpills(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
       options.getCompilationTarget() == gpu::CompilationTarget::Assembly;
   // PTX whose kernels are all compiled for one block has nothing to relieve.
   if (assemblyOnly &&
-      llvm::none_of(minBlocksDirectives(ptx),
-                    [](const MinBlocksDirective &d) { return d.blocks > 1; }))
+      llvm::none_of(kernelEntries(ptx), [](const KernelEntry &kernel) {
+        return kernel.blocks > 1;
+      }))
     return std::move(*assembly);
   // What upstream's target passes ptxas (`-32` is for fatbinary).
   auto tokenized = options.tokenizeCmdOptions();
@@ -121,25 +122,27 @@ serializeRelievingSpills(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
     }
     bool lowered = false;
     // Last first: a shorter number moves the text after it.
-    for (const MinBlocksDirective &directive :
-         llvm::reverse(minBlocksDirectives(ptx))) {
-      const PtxasFunctionInfo *info = result->lookup(directive.kernel);
-      if (!info || info->spillStoreBytes == 0 || directive.blocks <= 1)
+    for (const KernelEntry &kernel : llvm::reverse(kernelEntries(ptx))) {
+      const PtxasFunctionInfo *info = result->lookup(kernel.name);
+      if (!info || info->spillStoreBytes == 0 || kernel.blocks <= 1)
         continue;
-      ptx.replace(directive.offset, directive.length,
-                  std::to_string(directive.blocks - 1));
+      ptx.replace(kernel.offset, kernel.length,
+                  std::to_string(kernel.blocks - 1));
       lowered = true;
     }
     if (!lowered)
       break;
   }
-  for (const MinBlocksDirective &directive : minBlocksDirectives(ptx))
-    if (const PtxasFunctionInfo *info = result->lookup(directive.kernel);
+  for (const KernelEntry &kernel : kernelEntries(ptx))
+    if (const PtxasFunctionInfo *info = result->lookup(kernel.name);
         info && info->spillStoreBytes > 0)
       mlir::emitRemark(module.getLoc())
-          << "kernel '" << directive.kernel << "' spills "
-          << info->spillStoreBytes << " bytes with " << info->registers
-          << " registers at " << directive.blocks << " block(s) per SM";
+          << "gpu.module @" << module.getName() << ": kernel '" << kernel.name
+          << "' spills " << info->spillStoreBytes << " bytes with "
+          << info->registers << " registers"
+          << (kernel.blocks
+                  ? " at " + std::to_string(kernel.blocks) + " block(s) per SM"
+                  : std::string());
   if (assemblyOnly)
     return SmallVector<char, 0>(ptx.begin(), ptx.end());
   return std::move(result->cubin);
