@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Conversion/Passes.h"
+#include "Stencil/Conversion/Ptxas.h"
 #include "Stencil/Poly/Passes.h"
 #include "Stencil/Transforms/Passes.h"
 
@@ -22,11 +23,6 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-
-#include <cstdlib>
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILGPUEXACTMATH
@@ -60,22 +56,6 @@ struct StencilGpuExactMath final
     });
   }
 };
-
-/// Whether ptxas can be found the way the NVVM target looks for it: in the
-/// CUDA toolkit (CUDA_ROOT, CUDA_HOME, CUDA_PATH, /usr/local/cuda), else on
-/// PATH.
-bool havePtxas() {
-  for (const char *env : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-    if (const char *dir = std::getenv(env)) {
-      SmallString<128> path(dir);
-      llvm::sys::path::append(path, "bin", "ptxas");
-      if (llvm::sys::fs::can_execute(path))
-        return true;
-    }
-  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
-    return true;
-  return static_cast<bool>(llvm::sys::findProgramByName("ptxas"));
-}
 
 } // namespace
 
@@ -209,7 +189,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
   nvvm.cubinFeatures = options.features;
   std::string format = options.format;
   if (format == "auto")
-    format = havePtxas() ? "bin" : "isa";
+    format = findPtxas() ? "bin" : "isa";
   nvvm.cubinFormat = format;
   nvvm.optLevel = options.optLevel;
   addLowerToNvvmPasses(pm, nvvm, options.relieveSpills);
