@@ -743,13 +743,15 @@ void mlir::stencil::poly::leaveTilingToGpuMapping(OpPassManager &pm) {
 }
 
 FailureOr<bool> mlir::stencil::poly::gpuIsolatesFullTiles(ScopOp scop) {
+  // (Counted first: most large programs need no parse of their scop.)
+  if (stepOperations(scop) > kMaxIsolatedStepOps)
+    return false;
   IslContext ctx;
   std::string error;
   std::optional<ScopModel> model = readScop(ctx, scop, error);
   if (!model)
     return scop.emitOpError("cannot read the polyhedral form: ") << error;
-  return model->numSpaceDims < 3 && model->statementsPerStep == 1 &&
-         stepOperations(scop) <= kMaxIsolatedStepOps;
+  return model->numSpaceDims < 3 && model->statementsPerStep == 1;
 }
 
 bool mlir::stencil::poly::leavesTilingToGpuMapping(ScopOp scop,
