@@ -94,14 +94,15 @@ mlir::stencil::runPtxas(StringRef ptxas, StringRef ptx, StringRef chip,
       if (!file.empty())
         llvm::sys::fs::remove(file);
   });
-  if (std::error_code ec = llvm::sys::fs::createTemporaryFile("stencil-kernel",
-                                                              "ptx", ptxFile)) {
-    error = "cannot create a temporary file: " + ec.message();
-    return std::nullopt;
-  }
-  (void)llvm::sys::fs::createTemporaryFile("stencil-kernel", "cubin",
-                                           cubinFile);
-  (void)llvm::sys::fs::createTemporaryFile("stencil-kernel", "log", logFile);
+  for (auto [suffix, path] :
+       {std::pair<StringRef, SmallString<128> *>("ptx", &ptxFile),
+        {"cubin", &cubinFile},
+        {"log", &logFile}})
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "stencil-kernel", suffix, *path)) {
+      error = "cannot create a temporary file: " + ec.message();
+      return std::nullopt;
+    }
   {
     std::error_code ec;
     llvm::raw_fd_ostream out(ptxFile, ec);
