@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """Programs of Devito's forms (python/stencil/devito_forms.py) on a GPU:
 untiled, the headline command (`--hex-tile --convert-to-gpu`), the same
-without spill relief (`relieve-spills=false`: spilling kernels kept at two
-blocks per SM) and with full tiles isolated (`--hex-tile=isolate=true`),
+with LLVM's loop strength reduction in the kernels
+(`loop-strength-reduction=true`) and with full tiles isolated
+(`--hex-tile=isolate=true`),
 and `--split-tile --convert-to-gpu`, each checked bit for bit against the CPU
 code of the same program on the form's own inputs (any NaN equals any NaN)
 and timed (median of --runs calls after a warm-up, fields on the device
@@ -58,10 +59,10 @@ FORMS = [
 VARIANTS = {
     "untiled": ((), ""),
     "hex": (("hex-tile",), ""),
-    # What the defaults replaced (session 44), for the next GPU to judge:
-    # spilling kernels kept at two blocks per SM, and full tiles isolated
-    # in the 2D forms.
-    "hex-norelief": (("hex-tile",), "relieve-spills=false"),
+    # What the defaults replaced, for the next GPU to judge: LLVM's loop
+    # strength reduction in the kernels (before session 45), and full
+    # tiles isolated in the 2D forms (before session 44).
+    "hex-lsr": (("hex-tile",), "loop-strength-reduction=true"),
     "hex-iso": (("hex-tile=isolate=true",), ""),
     "split": (("split-tile",), ""),
 }

@@ -19,6 +19,17 @@
 // second block for nothing (docs/performance.md, "Sixth lease"): hence the
 // test per kernel rather than one block for all.
 //
+// Loop strength reduction: LLVM's codegen pipeline rewrites the address
+// arithmetic of the accesses in a loop into induction variables. In the
+// tiled kernels the loops are a block's walk over its tiles, so each of
+// them stays live across the whole tile: the split-tiled elastic 3D
+// kernels took 255 registers and spilled 248-1748 bytes at one block per
+// SM, and without it take 94-140 with no spill; every other kernel
+// measured takes as many or fewer registers without it, in about as many
+// instructions (docs/performance.md, "Compile time of the headline
+// command", session 45). Its switch is LLVM's process-wide `-disable-lsr`,
+// set while this pass serializes and restored after.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Conversion/Passes.h"
@@ -31,6 +42,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/CommandLine.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILGPUMODULETOBINARY
@@ -148,6 +160,29 @@ serializeRelievingSpills(gpu::GPUModuleOp module, NVVM::NVVMTargetAttr target,
   return std::move(result->cubin);
 }
 
+/// Sets LLVM's `-disable-lsr` (TargetPassConfig) for its lifetime and
+/// restores it after; nothing when this LLVM has no such option.
+class DisableLoopStrengthReduction {
+public:
+  explicit DisableLoopStrengthReduction(bool disable) {
+    auto &registered = llvm::cl::getRegisteredOptions();
+    auto it = registered.find("disable-lsr");
+    if (it == registered.end())
+      return;
+    option = static_cast<llvm::cl::opt<bool> *>(it->second);
+    saved = option->getValue();
+    option->setValue(disable);
+  }
+  ~DisableLoopStrengthReduction() {
+    if (option)
+      option->setValue(saved);
+  }
+
+private:
+  llvm::cl::opt<bool> *option = nullptr;
+  bool saved = false;
+};
+
 struct StencilGpuModuleToBinary
     : stencil::impl::StencilGpuModuleToBinaryBase<StencilGpuModuleToBinary> {
   using Base::Base;
@@ -190,6 +225,8 @@ struct StencilGpuModuleToBinary
                           *format == gpu::CompilationTarget::Binary))
       ptxas = stencil::findPtxas(toolkitPath);
 
+    // For every module's code generation, before the threads start.
+    DisableLoopStrengthReduction lsr(!loopStrengthReduction);
     SmallVector<SmallVector<Attribute>> objects(modules.size());
     auto serialize = [&](size_t i) -> LogicalResult {
       gpu::GPUModuleOp module = modules[i];

@@ -76,7 +76,8 @@ static void setNvptxShortPointers(bool enable) {
 /// textual form, which round-trips every pass with its options.
 static void addLowerToNvvmPasses(OpPassManager &pm,
                                  const gpu::GPUToNVVMPipelineOptions &nvvm,
-                                 bool relieveSpills) {
+                                 bool relieveSpills,
+                                 bool loopStrengthReduction) {
   OpPassManager upstream(pm.getOpAnchorName());
   gpu::buildLowerToNVVMPassPipeline(upstream, nvvm);
   std::string text;
@@ -92,6 +93,8 @@ static void addLowerToNvvmPasses(OpPassManager &pm,
   if (at != StringRef::npos) {
     if (!relieveSpills)
       edited.insert(at + kUpstream.size(), "relieve-spills=false ");
+    if (loopStrengthReduction)
+      edited.insert(at + kUpstream.size(), "loop-strength-reduction=true ");
     edited.insert(at, "stencil-");
   }
   OpPassManager trial(pm.getOpAnchorName());
@@ -192,7 +195,8 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
     format = findPtxas() ? "bin" : "isa";
   nvvm.cubinFormat = format;
   nvvm.optLevel = options.optLevel;
-  addLowerToNvvmPasses(pm, nvvm, options.relieveSpills);
+  addLowerToNvvmPasses(pm, nvvm, options.relieveSpills,
+                       options.loopStrengthReduction);
   if (options.asyncLoops)
     pm.addPass(stencil::createStencilGpuCarriedStreams());
 }

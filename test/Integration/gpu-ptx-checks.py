@@ -216,28 +216,38 @@ print("ok elastic3d-o2: point loops past the unroll budget, no spills (unrolled:
 
 # 8. inter-tile-reuse=auto: a Devito elastic 2D step at order 8 (5
 # statements, 8 promoted arrays; 384^2) gets no inter-tile reuse and no
-# spills; with reuse forced every array's moves push both kernels past 255
-# registers (so the auto rule is what keeps them).
+# spills; with reuse forced (and LLVM's loop strength reduction, as before
+# session 45) every array's moves push both kernels past 255 registers.
 elastic = tmp / "elastic2d-o8.mlir"
 elastic.write_text(devito_forms.make("elastic2d", 8, (384, 384), 8).mlir())
 for i, ptx in enumerate(ptx_of(lower(elastic, "--hex-tile", "--convert-to-gpu=format=isa"))):
     check_resources(ptx, f"elastic2d-o8-{i}")
 spilled = [re.findall(r"(\d+) bytes spill stores", ptxas_report(ptx, f"elastic2d-reuse-{i}"))
            for i, ptx in enumerate(ptx_of(lower(
-               elastic, "--hex-tile", "--convert-to-gpu=format=isa inter-tile-reuse=true")))]
+               elastic, "--hex-tile",
+               "--convert-to-gpu=format=isa inter-tile-reuse=true loop-strength-reduction=true")))]
 assert any(int(s) > 0 for kernel in spilled for s in kernel), spilled
 print("ok elastic2d-o8: no inter-tile reuse with 5 statements per step, no spills "
       "(with reuse: spills)")
 
-# 9. Spill relief: Devito's 3D heat form at order 8 on 32^3 has a kernel
-# that spills at the two blocks per SM (128 registers) its launch bounds
-# ask for; the serializer's ptxas check compiles that kernel for one block
-# (no spills) and leaves the other kernel's launch bounds as they were.
-# relieve-spills=false keeps the spill (so the check is what removes it).
+# 9. Spill relief: with LLVM's loop strength reduction, Devito's 3D heat
+# form at order 8 on 32^3 has a kernel that spills at the two blocks per SM
+# (128 registers) its launch bounds ask for; the serializer's ptxas check
+# compiles that kernel for one block (no spills) and leaves the other
+# kernel's launch bounds as they were. relieve-spills=false keeps the spill
+# (so the check is what removes it). Without loop strength reduction (the
+# default) neither kernel spills at the launch bounds asked for.
 heat = tmp / "heat3d-o8.mlir"
 heat.write_text(devito_forms.make("heat", 8, (32, 32, 32), 4).mlir())
-relieved = ptx_of(lower(heat, "--hex-tile", "--convert-to-gpu=format=isa"))
-kept = ptx_of(lower(heat, "--hex-tile", "--convert-to-gpu=format=isa relieve-spills=false"))
+lsr = "loop-strength-reduction=true"
+relieved = ptx_of(lower(heat, "--hex-tile", f"--convert-to-gpu=format=isa {lsr}"))
+kept = ptx_of(lower(heat, "--hex-tile", f"--convert-to-gpu=format=isa relieve-spills=false {lsr}"))
+default = ptx_of(lower(heat, "--hex-tile", "--convert-to-gpu=format=isa"))
+assert len(default) == len(kept)
+for i, (ptx, before) in enumerate(zip(default, kept)):
+    check_resources(ptx, f"heat3d-o8-default-{i}")
+    assert (re.findall(r"\.minnctapersm (\d+)", ptx)
+            == re.findall(r"\.minnctapersm (\d+)", before)), i
 assert len(relieved) == len(kept)
 for i, (ptx, before) in enumerate(zip(relieved, kept)):
     check_resources(ptx, f"heat3d-o8-{i}")
@@ -248,5 +258,6 @@ for i, (ptx, before) in enumerate(zip(relieved, kept)):
 assert any(re.findall(r"\.minnctapersm 2", ptx) for ptx in kept)
 assert any(int(s) > 0 for i, ptx in enumerate(kept)
            for s in re.findall(r"(\d+) bytes spill stores", ptxas_report(ptx, f"heat3d-o8-kept-{i}")))
-print("ok heat3d-o8: the spilling kernel compiled for one block per SM instead of two "
-      "(relieve-spills=false: spills)")
+print("ok heat3d-o8: with loop strength reduction the spilling kernel compiled for one "
+      "block per SM instead of two (relieve-spills=false: spills); without it, no spills "
+      "at two")

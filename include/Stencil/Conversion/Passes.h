@@ -198,6 +198,13 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                      "compiled for one block fewer, down to one (needs "
                      "ptxas; stencil-gpu-module-to-binary)"),
       llvm::cl::init(true)};
+  Option<bool> loopStrengthReduction{
+      *this, "loop-strength-reduction",
+      llvm::cl::desc("Run LLVM's loop strength reduction in the kernels' "
+                     "code generation (off: fewer registers, no spill in "
+                     "the tiled kernels of many fields; "
+                     "stencil-gpu-module-to-binary)"),
+      llvm::cl::init(false)};
   Option<unsigned> indexBitwidth{
       *this, "index-bitwidth",
       llvm::cl::desc("Width of the index arithmetic in the kernels: 0 "

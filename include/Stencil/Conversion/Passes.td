@@ -335,6 +335,15 @@ def StencilGpuModuleToBinary : Pass<"stencil-gpu-module-to-binary", ""> {
     one, which gives it the registers that occupancy allows. The binary is
     the cubin of that ptxas run. A kernel that still spills at one block
     gets a remark.
+
+    LLVM's loop strength reduction (`loop-strength-reduction`, off by
+    default) is left out of the kernels' code generation: in the tiled
+    kernels it turns the address arithmetic of every access into induction
+    variables of the loops over a block's tiles, live across the whole
+    tile, which took the split-tiled elastic 3D kernels to 255 registers
+    and spills; without it they take 94-140. LLVM's switch for it is
+    process-wide (`-disable-lsr`): it is set for the duration of this pass
+    and restored after.
   }];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
   let options = [
@@ -351,7 +360,11 @@ def StencilGpuModuleToBinary : Pass<"stencil-gpu-module-to-binary", ""> {
            "ELF section where the binary is placed">,
     Option<"relieveSpills", "relieve-spills", "bool", "true",
            "Compile a kernel that ptxas finds spilling for fewer resident "
-           "blocks per SM (.minnctapersm), down to one">
+           "blocks per SM (.minnctapersm), down to one">,
+    Option<"loopStrengthReduction", "loop-strength-reduction", "bool",
+           "false",
+           "Run LLVM's loop strength reduction in the kernels' code "
+           "generation">
   ];
 }
 
