@@ -833,17 +833,14 @@ static isl::map sameOuterDifferentLast(isl::space space) {
   return isl::manage(isl_map_union(lt, gt));
 }
 
-/// `{ P -> [T, p, S_hex, S_others..., t'] }` on the points of phase `p`: the
+/// `P -> [T, p, S_hex, S_others..., t']` for the points of phase `p`: the
 /// order in which the schedule tree runs tiles, and steps within a tile.
-static isl::map tileOrderKey(const HybridTiler &tiler, isl::ctx ctx, unsigned n,
-                             unsigned p) {
-  isl::multi_aff key =
-      tiler.timeTile(p)
-          .flat_range_product(pFunction(ctx, n, {std::to_string(p)}))
-          .flat_range_product(tiler.spaceTiles(p))
-          .flat_range_product(tiler.intraTileTime(p));
-  return isl::manage(isl_map_from_multi_aff(key.release()))
-      .intersect_domain(tiler.phase(p));
+static isl::multi_aff tileOrderKey(const HybridTiler &tiler, isl::ctx ctx,
+                                   unsigned n, unsigned p) {
+  return tiler.timeTile(p)
+      .flat_range_product(pFunction(ctx, n, {std::to_string(p)}))
+      .flat_range_product(tiler.spaceTiles(p))
+      .flat_range_product(tiler.intraTileTime(p));
 }
 
 std::optional<isl::set>
@@ -913,28 +910,46 @@ bool mlir::stencil::poly::hybridTilingIsLegal(
     unsigned n = cone.upper.size();
     isl::map shift = distanceBoxes->translation();
     HybridTiler tiler(ctx, cone, options);
-    isl::map key[2] = {tileOrderKey(tiler, ctx, n, 0),
-                       tileOrderKey(tiler, ctx, n, 1)};
+    // Pairs (x, x + d) as points of the wrapped space [P -> P]: the tile
+    // keys are evaluated on each side by pullback, never composed with the
+    // dependences, so no key space is projected out.
+    isl::space pairSpace = shift.get_space();
+    isl::multi_aff source =
+        isl::manage(isl_multi_aff_domain_map(isl_space_copy(pairSpace.get())));
+    isl::multi_aff target =
+        isl::manage(isl_multi_aff_range_map(pairSpace.release()));
+    auto pullback = [](isl::multi_aff f, const isl::multi_aff &side) {
+      return isl::manage(
+          isl_multi_aff_pullback_multi_aff(f.release(), side.copy()));
+    };
+    isl::set phase[2] = {tiler.phase(0), tiler.phase(1)};
     for (unsigned a = 0; a < 2; ++a) {
       for (unsigned b = 0; b < 2; ++b) {
-        // key(x) -> key(x + d): the target must come strictly later.
-        isl::map pairs = shift.apply_domain(key[a]).apply_range(key[b]);
-        isl::space range = pairs.get_space().range();
-        if (!pairs.intersect(isl::manage(isl_map_lex_ge(range.release())))
-                 .is_empty())
+        isl::set pairs =
+            shift.intersect_domain(phase[a]).intersect_range(phase[b]).wrap();
+        // The target must come strictly later: no pair whose target's key
+        // is lexicographically at most its source's.
+        isl::set late = isl::manage(isl_multi_aff_lex_le_set(
+            pullback(tileOrderKey(tiler, ctx, n, b), target).release(),
+            pullback(tileOrderKey(tiler, ctx, n, a), source).release()));
+        if (!pairs.intersect(late).is_empty())
           return false;
       }
       // The hexagonal tiles of one (T, phase) run in parallel: a dependence
       // stays within one of them.
-      isl::map hexTile = isl::manage(isl_map_from_multi_aff(
-                                         tiler.timeTile(a)
-                                             .flat_range_product(isl::multi_aff(
-                                                 tiler.spaceTiles(a).get_at(0)))
-                                             .release()))
-                             .intersect_domain(tiler.phase(a));
-      isl::map pairs = shift.apply_domain(hexTile).apply_range(hexTile);
-      if (!pairs.intersect(sameOuterDifferentLast(pairs.get_space().range()))
-               .is_empty())
+      isl::set pairs =
+          shift.intersect_domain(phase[a]).intersect_range(phase[a]).wrap();
+      auto onSide = [](isl::aff f, const isl::multi_aff &side) {
+        return isl::manage(
+            isl_aff_pullback_multi_aff(f.release(), side.copy()));
+      };
+      isl::aff time = tiler.timeTile(a).get_at(0);
+      isl::aff hex = tiler.spaceTiles(a).get_at(0);
+      isl::set sameTime = isl::manage(isl_aff_eq_set(
+          onSide(time, source).release(), onSide(time, target).release()));
+      isl::set otherHex = isl::manage(isl_aff_ne_set(
+          onSide(hex, source).release(), onSide(hex, target).release()));
+      if (!pairs.intersect(sameTime).intersect(otherHex).is_empty())
         return false;
     }
     return true;
