@@ -193,7 +193,8 @@ std::optional<isl::set> dependenceDistanceBoxes(isl::union_map canonical,
 /// (T, phase). Exact for an unbounded domain, which implies the bounded
 /// one; false when it cannot prove it (then verifySchedule decides on the
 /// tree and names the violated dependence). One emptiness test per pair of
-/// phases instead of one per pair of dependent statements.
+/// phases instead of one per pair of dependent statements, on the pairs
+/// (x, x + d) with the tile keys pulled back onto them (no projection).
 bool hybridTilingIsLegal(const std::optional<isl::set> &distanceBoxes,
                          const DependenceCone &cone,
                          const HybridTilingOptions &options);
