@@ -24,7 +24,8 @@
 // tiled kernels the loops are a block's walk over its tiles, so each of
 // them stays live across the whole tile: the split-tiled elastic 3D
 // kernels took 255 registers and spilled 248-1748 bytes at one block per
-// SM, and without it take 94-140 with no spill; every other kernel
+// SM; without it those of orders 4 and 8 take 94-242 and spill nothing
+// (one of order 2 keeps 32 bytes); every other kernel
 // measured takes as many or fewer registers without it, in about as many
 // instructions (docs/performance.md, "Compile time of the headline
 // command", session 45). Its switch is LLVM's process-wide `-disable-lsr`,
