@@ -25,10 +25,10 @@
 // them stays live across the whole tile: the split-tiled elastic 3D
 // kernels took 255 registers and spilled 248-1748 bytes at one block per
 // SM; without it those of orders 4 and 8 take 94-242 and spill nothing
-// (one of order 2 keeps 32 bytes); every other kernel
-// measured takes as many or fewer registers without it, in about as many
-// instructions (docs/performance.md, "Compile time of the headline
-// command", session 45). Its switch is LLVM's process-wide `-disable-lsr`,
+// (one of order 2 keeps 32 bytes); the examples' kernels take 0.62-1.12x
+// the registers without it (median 0.83x) in about as many instructions
+// (docs/performance.md, "Compile time of the headline command", session
+// 45). Its switch is LLVM's process-wide `-disable-lsr`,
 // set while this pass serializes and restored after.
 //
 //===----------------------------------------------------------------------===//
