@@ -61,14 +61,12 @@ LogicalResult HexTilePass::tile(ScopOp scop) {
   request.widths.assign(widths.begin(), widths.end());
   request.hexDim = hexDim;
   request.gpuSizes = target == "gpu";
-  request.isolate = isolate;
+  FailureOr<bool> isolating = tilingIsolatesFullTiles(
+      scop, target == "gpu", isolate.hasValue(), isolate);
+  if (failed(isolating))
+    return failure();
+  request.isolate = *isolating;
   request.isolateSeveralStatements = isolate.hasValue();
-  if (target == "gpu" && !isolate.hasValue()) {
-    FailureOr<bool> isolating = gpuIsolatesFullTiles(scop);
-    if (failed(isolating))
-      return failure();
-    request.isolate = *isolating;
-  }
   // Unrolled steps are straight-line code in a GPU tile (fewer
   // instructions per update, fewer registers); the CPU keeps its loops.
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";

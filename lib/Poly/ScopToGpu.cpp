@@ -763,3 +763,12 @@ bool mlir::stencil::poly::leavesTilingToGpuMapping(ScopOp scop,
          !ignoreDependences && !scop->hasAttr(kFuseRequestAttr) &&
          !scop->hasAttr(kFusedLocalAttr);
 }
+
+FailureOr<bool> mlir::stencil::poly::tilingIsolatesFullTiles(ScopOp scop,
+                                                             bool gpuTarget,
+                                                             bool given,
+                                                             bool isolate) {
+  if (given || !gpuTarget)
+    return isolate;
+  return gpuIsolatesFullTiles(scop);
+}

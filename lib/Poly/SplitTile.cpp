@@ -60,14 +60,12 @@ LogicalResult SplitTilePass::tile(ScopOp scop) {
   request.height = height;
   request.widths.assign(widths.begin(), widths.end());
   request.gpuSizes = target == "gpu";
-  request.isolate = isolate;
+  FailureOr<bool> isolating = tilingIsolatesFullTiles(
+      scop, target == "gpu", isolate.hasValue(), isolate);
+  if (failed(isolating))
+    return failure();
+  request.isolate = *isolating;
   request.isolateSeveralStatements = isolate.hasValue();
-  if (target == "gpu" && !isolate.hasValue()) {
-    FailureOr<bool> isolating = gpuIsolatesFullTiles(scop);
-    if (failed(isolating))
-      return failure();
-    request.isolate = *isolating;
-  }
   request.unroll = unroll.hasValue() ? unroll : target == "gpu";
   request.ignoreDependences = testIgnoreDependences;
   request.model = sizeModel;

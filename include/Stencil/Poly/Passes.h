@@ -144,6 +144,12 @@ void leaveTilingToGpuMapping(OpPassManager &pm);
 /// diagnostic) when the scop cannot be read.
 FailureOr<bool> gpuIsolatesFullTiles(ScopOp scop);
 
+/// Whether `--hex-tile`/`--split-tile` isolate the full tiles of `scop`:
+/// `isolate` when the option was `given`, else gpuIsolatesFullTiles for a
+/// GPU target, else `isolate` (the option's default).
+FailureOr<bool> tilingIsolatesFullTiles(ScopOp scop, bool gpuTarget, bool given,
+                                        bool isolate);
+
 /// Whether a time tiling that poly-to-gpu follows leaves `scop` to it: the
 /// sizes are defaults for a target not yet known (`target` auto, `height`
 /// -1, no widths), no test option ignores the dependences, and --fuse has
