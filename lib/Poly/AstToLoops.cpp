@@ -659,6 +659,55 @@ bool usesThreadIds(isl_ast_expr *expr) {
   }
 }
 
+/// Whether a barrier below `node` is under a loop or condition that tests
+/// thread ids (`guarded`: already is).
+bool barrierUnderThreadIds(isl_ast_node *node, bool guarded) {
+  auto below = [&](isl_ast_node *child, bool childGuarded) {
+    AstNode owned(child);
+    return owned && barrierUnderThreadIds(owned.get(), childGuarded);
+  };
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_for: {
+    AstExpr init(isl_ast_node_for_get_init(node));
+    AstExpr cond(isl_ast_node_for_get_cond(node));
+    AstExpr inc(isl_ast_node_for_get_inc(node));
+    bool varies = guarded || (init && usesThreadIds(init.get())) ||
+                  (cond && usesThreadIds(cond.get())) ||
+                  (inc && usesThreadIds(inc.get()));
+    return below(isl_ast_node_for_get_body(node), varies);
+  }
+  case isl_ast_node_if: {
+    AstExpr cond(isl_ast_node_if_get_cond(node));
+    bool varies = guarded || (cond && usesThreadIds(cond.get()));
+    if (below(isl_ast_node_if_get_then_node(node), varies))
+      return true;
+    return isl_ast_node_if_has_else_node(node) == isl_bool_true &&
+           below(isl_ast_node_if_get_else_node(node), varies);
+  }
+  case isl_ast_node_block: {
+    AstNodeList children(isl_ast_node_block_get_children(node));
+    for (isl_size i = 0, e = isl_ast_node_list_n_ast_node(children.get());
+         i < e; ++i)
+      if (below(isl_ast_node_list_get_at(children.get(), i), guarded))
+        return true;
+    return false;
+  }
+  case isl_ast_node_mark:
+    return below(isl_ast_node_mark_get_node(node), guarded);
+  case isl_ast_node_user: {
+    if (!guarded)
+      return false;
+    AstExpr call(isl_ast_node_user_get_expr(node));
+    AstExpr callee(call ? isl_ast_expr_op_get_arg(call.get(), 0) : nullptr);
+    Id id(callee ? isl_ast_expr_id_get_id(callee.get()) : nullptr);
+    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
+    return name && isBarrierStatement(name);
+  }
+  default:
+    return false;
+  }
+}
+
 LogicalResult AstTranslator::translate(isl_ast_node *node) {
   isl_ast_node_type type = isl_ast_node_get_type(node);
   // Below a kernel mark, `if` and block nodes before the block loop are host
@@ -1345,6 +1394,51 @@ FailureOr<Value> AstTranslator::translateOp(isl_ast_expr *expr) {
   }
 }
 
+/// The instances of the schedule's domain that pass the filters above
+/// `node` (isl_schedule_node_get_domain refuses nodes below an extension).
+isl_union_set *filteredDomain(isl_schedule_node *node) {
+  isl_schedule *schedule = isl_schedule_node_get_schedule(node);
+  isl_union_set *domain = isl_schedule_get_domain(schedule);
+  isl_schedule_free(schedule);
+  for (isl_size g = 1, e = isl_schedule_node_get_tree_depth(node); g <= e;
+       ++g) {
+    isl_schedule_node *ancestor =
+        isl_schedule_node_ancestor(isl_schedule_node_copy(node), g);
+    if (isl_schedule_node_get_type(ancestor) == isl_schedule_node_filter)
+      domain = isl_union_set_intersect(
+          domain, isl_schedule_node_filter_get_filter(ancestor));
+    isl_schedule_node_free(ancestor);
+  }
+  return domain;
+}
+
+/// Simplifies the filter below a "threads" mark in the instances that
+/// reach it (a callback of isl_schedule_map_schedule_node_bottom_up).
+isl_schedule_node *simplifyThreadFilter(isl_schedule_node *node, void *) {
+  if (isl_schedule_node_get_type(node) != isl_schedule_node_mark)
+    return node;
+  Id mark(isl_schedule_node_mark_get_id(node));
+  const char *name = mark ? isl_id_get_name(mark.get()) : nullptr;
+  if (!name || StringRef(name) != kThreadsMark)
+    return node;
+  node = isl_schedule_node_child(node, 0);
+  if (isl_schedule_node_get_type(node) == isl_schedule_node_filter) {
+    // (Statements an extension node introduced, e.g. the copies of shared
+    // promotion, are not in that domain: their filters stay as they are.)
+    isl_union_set *filter = isl_schedule_node_filter_get_filter(node);
+    isl_union_set *reaching = filteredDomain(node);
+    reaching = isl_union_set_union(
+        isl_union_set_subtract(
+            isl_union_set_universe(isl_union_set_copy(filter)),
+            isl_union_set_universe(isl_union_set_copy(reaching))),
+        isl_union_set_coalesce(reaching));
+    filter = isl_union_set_coalesce(isl_union_set_gist(filter, reaching));
+    node =
+        isl_schedule_node_insert_filter(isl_schedule_node_delete(node), filter);
+  }
+  return isl_schedule_node_parent(node);
+}
+
 } // namespace
 
 LogicalResult
@@ -1415,8 +1509,21 @@ mlir::stencil::poly::generateLoops(OpBuilder &b, Location loc,
     error = islError(ctx);
     return failure();
   }
-  AstNode root(
-      isl_ast_build_node_from_schedule(build.get(), taggedSchedule.release()));
+  AstNode root(isl_ast_build_node_from_schedule(
+      build.get(), isl_schedule_copy(taggedSchedule.get())));
+  // The thread filters of poly-to-gpu are not simplified in the instances
+  // that reach them (on large kernels that made isl's loop generation much
+  // slower). Then isl may test thread ids in a guard around a barrier: one
+  // that equals the barrier's own guard, so every thread takes the same
+  // path, but no code after this can tell. Simplified filters avoid it.
+  if (root && gpu && data.error.empty() &&
+      barrierUnderThreadIds(root.get(), /*guarded=*/false)) {
+    taggedSchedule.reset(isl_schedule_map_schedule_node_bottom_up(
+        taggedSchedule.release(), simplifyThreadFilter, nullptr));
+    root.reset(taggedSchedule ? isl_ast_build_node_from_schedule(
+                                    build.get(), taggedSchedule.release())
+                              : nullptr);
+  }
   if (!root || !data.error.empty()) {
     error = data.error.empty() ? islError(ctx) : data.error;
     return failure();
