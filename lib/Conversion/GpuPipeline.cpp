@@ -15,6 +15,7 @@
 #include "Stencil/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/Pipelines/Passes.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -22,7 +23,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
 
 namespace mlir::stencil {
 #define GEN_PASS_DEF_STENCILGPUEXACTMATH
@@ -33,6 +38,34 @@ using namespace mlir;
 using namespace mlir::stencil;
 
 namespace {
+/// NVVM's correctly rounded square root (sqrt.rn) of a scalar: the NVVM
+/// intrinsic for f32 and f64 (upstream's GPU-to-NVVM conversion refuses
+/// llvm.intr.sqrt, and its libdevice call is not exact), through f32 for
+/// narrower floats (exact: f32 has more than twice their precision plus
+/// two bits). Null for other types, which keep math.sqrt.
+Value correctlyRoundedSqrt(math::SqrtOp sqrt) {
+  OpBuilder b(sqrt);
+  Location loc = sqrt.getLoc();
+  Value x = sqrt.getOperand();
+  auto type = dyn_cast<FloatType>(x.getType());
+  if (!type || type.getWidth() > 64)
+    return {};
+  auto intrinsic = [&](Value v, StringRef name) -> Value {
+    return LLVM::CallIntrinsicOp::create(b, loc, v.getType(),
+                                         b.getStringAttr(name), ValueRange{v})
+        .getResult(0);
+  };
+  if (type.isF64())
+    return intrinsic(x, "llvm.nvvm.sqrt.rn.d");
+  if (type.isF32())
+    return intrinsic(x, "llvm.nvvm.sqrt.rn.f");
+  if (type.getWidth() > 32)
+    return {};
+  Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+  return arith::TruncFOp::create(b, loc, type,
+                                 intrinsic(wide, "llvm.nvvm.sqrt.rn.f"));
+}
+
 struct StencilGpuExactMath final
     : stencil::impl::StencilGpuExactMathBase<StencilGpuExactMath> {
   using StencilGpuExactMathBase::StencilGpuExactMathBase;
@@ -40,10 +73,10 @@ struct StencilGpuExactMath final
   void runOnOperation() override {
     getOperation().walk([&](Operation *op) {
       if (auto sqrt = dyn_cast<math::SqrtOp>(op)) {
-        OpBuilder b(sqrt);
-        Value exact = LLVM::SqrtOp::create(b, sqrt.getLoc(), sqrt.getOperand());
-        sqrt.replaceAllUsesWith(exact);
-        sqrt.erase();
+        if (Value exact = correctlyRoundedSqrt(sqrt)) {
+          sqrt.replaceAllUsesWith(exact);
+          sqrt.erase();
+        }
         return;
       }
       if (!contract || !isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op))
@@ -201,11 +234,137 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
     pm.addPass(stencil::createStencilGpuCarriedStreams());
 }
 
+/// Whether LLVM's NVPTX back end knows `chip` as a processor.
+static bool isNvptxProcessor(StringRef chip) {
+  LLVMInitializeNVPTXTargetInfo();
+  LLVMInitializeNVPTXTargetMC();
+  llvm::Triple triple("nvptx64-nvidia-cuda");
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return false;
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  return info && info->isCPUStringValid(chip);
+}
+
+/// The oldest PTX ISA version (e.g. 78 for 7.8) whose targets include
+/// `chip` ("Supported Targets" of the PTX ISA's release history; LLVM's
+/// NVPTX back end aborts below it). None for a chip not listed here.
+static std::optional<unsigned> minimumPtxVersion(StringRef chip) {
+  unsigned sm;
+  StringRef suffix = chip;
+  if (!suffix.consume_front("sm_") || suffix.consumeInteger(10, sm))
+    return std::nullopt;
+  // Family-specific targets ("f") came with PTX 8.8 (sm_110f with 9.0);
+  // architecture-specific ones ("a") with their chip, sm_90a with 8.0.
+  if (suffix == "f")
+    return sm == 110 ? 90 : 88;
+  if (suffix == "a" && sm == 90)
+    return 80;
+  if (!suffix.empty() && suffix != "a")
+    return std::nullopt;
+  switch (sm) {
+  case 20:
+  case 21:
+  case 30:
+  case 35:
+    return 32;
+  case 32:
+  case 50:
+    return 40;
+  case 37:
+  case 52:
+    return 41;
+  case 53:
+    return 42;
+  case 60:
+  case 61:
+  case 62:
+    return 50;
+  case 70:
+    return 60;
+  case 72:
+    return 61;
+  case 75:
+    return 63;
+  case 80:
+    return 70;
+  case 86:
+    return 71;
+  case 87:
+    return 74;
+  case 89:
+  case 90:
+    return 78;
+  case 100:
+  case 101:
+    return 86;
+  case 120:
+    return 87;
+  case 103:
+  case 121:
+    return 88;
+  case 88:
+  case 110:
+    return 90;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// Checks `chip` and `features` before anything is built (LLVM's NVPTX back
+/// end aborts the process on a PTX version too old for the chip), and
+/// raises the default PTX version where the chip needs a newer one.
+static LogicalResult
+resolveTarget(GpuPipelineOptions &options,
+              function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::string chip = options.chip;
+  if (!isNvptxProcessor(chip))
+    return errorHandler("convert-to-gpu: chip '" + chip +
+                        "' is not a GPU architecture LLVM's NVPTX back end "
+                        "knows (e.g. sm_80, sm_90)");
+  std::optional<unsigned> needed = minimumPtxVersion(chip);
+  if (!needed)
+    return errorHandler("convert-to-gpu: the PTX version chip " + chip +
+                        " needs is not known here: give it as features "
+                        "(e.g. features=+ptx88)");
+  unsigned given = 0;
+  for (StringRef feature : llvm::split(StringRef(options.features), ',')) {
+    StringRef version = feature.trim();
+    unsigned v;
+    if (version.consume_front("+ptx") && !version.getAsInteger(10, v))
+      given = std::max(given, v);
+  }
+  auto ptx = [](unsigned v) { return "+ptx" + std::to_string(v); };
+  if (given >= *needed)
+    return success();
+  if (!options.features.hasValue()) {
+    options.features = ptx(*needed);
+    return success();
+  }
+  return errorHandler("convert-to-gpu: features '" + options.features +
+                      "' do not give the PTX version " + chip + " needs: add " +
+                      ptx(*needed) + " or newer");
+}
+
 void stencil::registerStencilGpuPipeline() {
-  PassPipelineRegistration<GpuPipelineOptions>(
+  registerPassPipeline(
       "convert-to-gpu",
       "Lower a stencil program (untiled, or tiled by --hex-tile) to GPU "
       "kernels in a cubin (PTX without ptxas) and host code in the LLVM "
       "dialect that launches them through the stencil CUDA runtime",
-      buildStencilGpuPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        GpuPipelineOptions options;
+        if (failed(options.parseFromString(text)) ||
+            failed(resolveTarget(options, errorHandler)))
+          return failure();
+        buildStencilGpuPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(GpuPipelineOptions());
+      });
 }

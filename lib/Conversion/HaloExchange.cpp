@@ -136,7 +136,11 @@ mlir::stencil::PostedExchanges mlir::stencil::postHaloExchanges(
   for (auto [position, entry] : llvm::enumerate(swaps)) {
     auto [swap, memref] = entry;
     Type element = cast<MemRefType>(memref.getType()).getElementType();
-    int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+    // (index is 64 bits on the host; i1 takes a byte.)
+    int64_t elementBytes =
+        element.isIndex()
+            ? 8
+            : int64_t(llvm::divideCeil(element.getIntOrFloatBitWidth(), 8));
     for (Attribute attr : swap.getSwaps()) {
       auto exchange = cast<dmp::ExchangeAttr>(attr);
       ArrayRef<int64_t> dir = exchange.getNeighbor();

@@ -268,7 +268,12 @@ LogicalResult convertHost(FunctionOpInterface func) {
       }
       return WalkResult::skip();
     }
-    if (accessesMemRef(op)) {
+    if (isa<gpu::GPUDialect>(op->getDialect()) && accessesMemRef(op)) {
+      op->emitError("the program already moves data to or from the GPU: "
+                    "convert-to-gpu allocates and copies the fields itself; "
+                    "give it the program without GPU memory operations");
+      invalid = true;
+    } else if (accessesMemRef(op)) {
       op->emitError("host code accesses memory that lives on the GPU (the "
                     "function launches kernels)");
       invalid = true;

@@ -104,6 +104,10 @@ static std::string formatList(ArrayRef<int64_t> values) {
 /// True when box [lb, ub) lies inside box [outerLb, outerUb).
 static bool boxContains(ArrayRef<int64_t> outerLb, ArrayRef<int64_t> outerUb,
                         ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) {
+  // An empty box holds no point, so no point outside.
+  for (unsigned d = 0; d < lb.size(); ++d)
+    if (lb[d] >= ub[d])
+      return true;
   for (unsigned d = 0; d < lb.size(); ++d)
     if (lb[d] < outerLb[d] || ub[d] > outerUb[d])
       return false;
@@ -592,6 +596,11 @@ LogicalResult ApplyOp::verifyRegions() {
   BoundsAttr iter = getIterationBounds();
   if (!iter)
     return success();
+  // An empty iteration box reads nothing (a grid with a dimension of size
+  // zero).
+  for (auto [l, u] : llvm::zip(iter.getLb(), iter.getUb()))
+    if (l >= u)
+      return success();
   SmallVector<int64_t> unroll = getUnrollFactors();
   WalkResult walk = body->walk([&](AccessOp access) -> WalkResult {
     auto arg = dyn_cast<BlockArgument>(access.getTemp());

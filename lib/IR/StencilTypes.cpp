@@ -13,6 +13,8 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::stencil;
 
@@ -131,9 +133,14 @@ static ParseResult parseShapedType(AsmParser &parser,
       ub.push_back(ShapedType::kDynamic);
     } else if (succeeded(parser.parseOptionalLSquare())) {
       int64_t l, u;
+      SMLoc at = parser.getCurrentLocation();
       if (parser.parseInteger(l) || parser.parseComma() ||
           parser.parseInteger(u) || parser.parseRSquare())
         return failure();
+      // (The smallest int64 is MLIR's marker of a dynamic size.)
+      if (ShapedType::isDynamic(l) || ShapedType::isDynamic(u))
+        return parser.emitError(at, "a bound must be greater than ")
+               << std::numeric_limits<int64_t>::min();
       lb.push_back(l);
       ub.push_back(u);
     } else {

@@ -360,8 +360,7 @@ mlir::stencil::poly::tileModelProgram(ScopOp scop, const ScopModel &model,
     }
   }
   for (ArrayOp array : scop.getArrays())
-    program.elementBytes[array.getSymName()] = int64_t(llvm::divideCeil(
-        array.getElementType().getIntOrFloatBitWidth(), 8));
+    program.elementBytes[array.getSymName()] = array.getElementBytes();
   return program;
 }
 

@@ -102,9 +102,7 @@ LogicalResult mlir::stencil::poly::fuseScop(ScopOp scop,
   }
   for (ArrayOp array : scop.getArrays())
     arrays.push_back(
-        {array.getSymName().str(), array.isTemp(),
-         int64_t(llvm::divideCeil(
-             array.getElementType().getIntOrFloatBitWidth(), 8))});
+        {array.getSymName().str(), array.isTemp(), array.getElementBytes()});
   FusionOptions options;
   options.tileSizes = request.tileSizes;
   options.gpu = request.gpu;

@@ -192,6 +192,12 @@ LogicalResult mlir::stencil::poly::hexTileScop(ScopOp scop,
       return mlir::emitError(scop.getLoc(), "offset translates parallelogram "
                                             "tiles, which a ")
              << n << "-dimensional region does not have";
+    // (A translation by whole tiles changes nothing; beyond 32 bits the
+    // tile coordinates would overflow the generated index arithmetic.)
+    if (std::abs(request.offset) > (int64_t(1) << 31))
+      return mlir::emitError(scop.getLoc(), "offset must be at most 2^31 in "
+                                            "magnitude, got ")
+             << request.offset;
     if (request.height < -1)
       return mlir::emitError(scop.getLoc(), "h must be at least 0 (or -1 for "
                                             "the default), got ")

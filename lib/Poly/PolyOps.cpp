@@ -122,7 +122,18 @@ LogicalResult ArrayOp::verify() {
   for (Value buffer : getBuffers())
     if (buffer.getType() != getBuffers().front().getType())
       return emitOpError("buffers must all have the same type");
+  if (!getElementType().isIntOrIndexOrFloat())
+    return emitOpError("element type must be an integer, index or float "
+                       "type, got ")
+           << getElementType();
   return success();
+}
+
+int64_t ArrayOp::getElementBytes() {
+  Type element = getElementType();
+  if (element.isIndex())
+    return 8;
+  return llvm::divideCeil(element.getIntOrFloatBitWidth(), 8);
 }
 
 LogicalResult StmtOp::verify() {

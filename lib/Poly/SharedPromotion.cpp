@@ -160,8 +160,7 @@ SmallVector<ArrayInfo> arraysOf(ScopOp scop) {
     }
     info.lb.append(array.getLb().begin(), array.getLb().end());
     info.ub.append(array.getUb().begin(), array.getUb().end());
-    info.elementBytes =
-        llvm::divideCeil(array.getElementType().getIntOrFloatBitWidth(), 8);
+    info.elementBytes = array.getElementBytes();
   }
   return arrays;
 }

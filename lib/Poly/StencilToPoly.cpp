@@ -165,6 +165,11 @@ LogicalResult ScopBuilder::setBox(Operation *user, unsigned array,
 LogicalResult ScopBuilder::mapLoopFields() {
   if (!loop)
     return success();
+  // (The number of steps divides by the step.)
+  if (std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+      step && *step <= 0)
+    return fail(loop,
+                "the time loop's step is " + Twine(*step) + ", not positive");
   Block *loopBody = loop.getBody();
   auto yield = cast<scf::YieldOp>(loopBody->getTerminator());
   unsigned n = loop.getNumRegionIterArgs();

@@ -15,6 +15,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <optional>
 
@@ -70,6 +71,13 @@ void setTempType(Value value, Type type) {
 /// Users get their bounds before the producers of their operands (they come
 /// later in the block, or are nested deeper), so this only fires on IR that
 /// breaks that order.
+/// An offset so large that the box it reaches does not fit in 64 bits.
+LogicalResult offsetOverflow(Operation *access, int64_t offset) {
+  return access->emitOpError("offset ")
+         << offset
+         << " moves the apply's iteration box out of the 64-bit index range";
+}
+
 LogicalResult unknownUserBounds(Operation *user) {
   return user->emitOpError("has unknown bounds, so shape inference cannot "
                            "tell which points of its operands it reads");
@@ -104,8 +112,12 @@ LogicalResult collectApplyNeeds(ApplyOp apply, unsigned operandIndex,
       for (unsigned d = 0; d < rank; ++d) {
         if (dims[d] < 0 || dims[d] >= (int64_t)tempRank)
           continue;
-        box.lb[dims[d]] = lb[d] + off[d];
-        box.ub[dims[d]] = ub[d] + off[d];
+        std::optional<int64_t> low = llvm::checkedAdd(lb[d], off[d]);
+        std::optional<int64_t> high = llvm::checkedAdd(ub[d], off[d]);
+        if (!low || !high)
+          return offsetOverflow(access, off[d]);
+        box.lb[dims[d]] = *low;
+        box.ub[dims[d]] = *high;
       }
       needs.push_back({std::move(box), access});
       continue;
@@ -117,8 +129,12 @@ LogicalResult collectApplyNeeds(ApplyOp apply, unsigned operandIndex,
                << " is not supported by shape inference";
       Box box(lb, ub);
       for (unsigned d = 0; d < rank; ++d) {
-        box.lb[d] += dyn.getLb()[d];
-        box.ub[d] += dyn.getUb()[d];
+        std::optional<int64_t> low = llvm::checkedAdd(lb[d], dyn.getLb()[d]);
+        std::optional<int64_t> high = llvm::checkedAdd(ub[d], dyn.getUb()[d]);
+        if (!low || !high)
+          return offsetOverflow(dyn, low ? dyn.getUb()[d] : dyn.getLb()[d]);
+        box.lb[d] = *low;
+        box.ub[d] = *high;
       }
       needs.push_back({std::move(box), dyn});
       continue;

@@ -13,19 +13,26 @@ module attributes {gpu.container_module} {
       // CHECK: %[[M:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
       // CHECK: arith.addf %[[M]], %{{.*}} : f32
       // CHECK: arith.subf %{{.*}}, %{{.*}} : f32
-      // CHECK: llvm.intr.sqrt(%{{.*}}) : (f32) -> f32
-      // CHECK: llvm.intr.sqrt(%{{.*}}) : (f64) -> f64
+      // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"(%{{.*}}) : (f32) -> f32
+      // CHECK: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.d"(%{{.*}}) : (f64) -> f64
+      // CHECK: %[[W:.*]] = arith.extf %{{.*}} : f16 to f32
+      // CHECK: %[[R:.*]] = llvm.call_intrinsic "llvm.nvvm.sqrt.rn.f"(%[[W]]) : (f32) -> f32
+      // CHECK: arith.truncf %[[R]] : f32 to f16
       // CHECK-NOT: math.sqrt
       // CHECK-NOT: contract
       // FMA: arith.mulf %{{.*}}, %{{.*}} fastmath<contract> : f32
       // FMA: arith.addf %{{.*}}, %{{.*}} fastmath<contract> : f32
       // FMA: arith.subf %{{.*}}, %{{.*}} fastmath<nnan,contract> : f32
       // NVVM-NOT: __nv_sqrt
+      // NVVM-NOT: llvm.intr.sqrt
+      // NVVM: llvm.call_intrinsic "llvm.nvvm.sqrt.rn.d"
       %m = arith.mulf %a, %b : f32
       %s = arith.addf %m, %a : f32
       %d = arith.subf %s, %b fastmath<nnan> : f32
       %r = math.sqrt %d : f32
       %r64 = math.sqrt %c : f64
+      %h = arith.truncf %a : f32 to f16
+      %r16 = math.sqrt %h : f16
       gpu.return
     }
   }

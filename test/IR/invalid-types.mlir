@@ -11,6 +11,16 @@ func.func private @mixed_bounded_first(!stencil.temp<[0,4]x[0,4]x?xf64>)
 
 // -----
 
+// expected-error @+1 {{a bound must be greater than -9223372036854775808}}
+func.func private @int64_min_bound(!stencil.field<[-9223372036854775808,4]xf64>)
+
+// -----
+
+// expected-error @+1 {{a bound must be greater than -9223372036854775808}}
+func.func private @int64_min_upper_bound(!stencil.temp<[0,4]x[-9223372036854775808,-9223372036854775808]xf64>)
+
+// -----
+
 // expected-error @+1 {{upper bound 3 is below lower bound 5 in dimension 1}}
 func.func private @bad_type_bounds(!stencil.field<[0,4]x[5,3]xf64>)
 

@@ -14,6 +14,7 @@
 // RUN: stencil-opt %t/verify.mlir --hex-tile="test-ignore-dependences h=2 widths=3" -verify-diagnostics -o /dev/null
 // The translation offset needs parallelogram tiles (none in 1D).
 // RUN: stencil-opt %t/offset.mlir --hex-tile="offset=3" -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/hugeoffset.mlir --hex-tile="offset=9223372036854775807 h=1 widths=4,4" -verify-diagnostics -o /dev/null
 // Two statements per step: h+1 must be a multiple of 2.
 // RUN: stencil-opt %t/two.mlir --hex-tile="h=2 widths=8" -verify-diagnostics -o /dev/null
 
@@ -235,3 +236,23 @@ func.func @pingpong(%a : !f1, %b : !f1) {
   return
 }
 
+//--- hugeoffset.mlir
+!f2 = !stencil.field<[-1,17]x[-1,17]xf64>
+func.func @pingpong2d(%a : !f2, %b : !f2) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  // expected-error @+1 {{offset must be at most 2^31 in magnitude, got 9223372036854775807}}
+  %r:2 = scf.for %t = %c0 to %c10 step %c1 iter_args(%x = %a, %y = %b) -> (!f2, !f2) {
+    %l = stencil.load %x : !f2 -> !stencil.temp<?x?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
+      %v = stencil.access %u[-1, 0] : !stencil.temp<?x?xf64>
+      %w = stencil.access %u[0, 1] : !stencil.temp<?x?xf64>
+      %s = arith.addf %v, %w : f64
+      stencil.return %s : f64
+    }
+    stencil.store %n to %y(<[0, 0], [16, 16]>) : !stencil.temp<?x?xf64> to !f2
+    scf.yield %y, %x : !f2, !f2
+  }
+  return
+}

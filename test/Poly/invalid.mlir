@@ -240,3 +240,18 @@ func.func @no_time(%a : !f, %b : !stencil.field<[0,9]xf64>) {
   }
   return
 }
+
+// -----
+
+!f = !stencil.field<[0,8]xf64>
+func.func @vector_element(%a : !f, %b : !stencil.field<[0,9]xf64>) {
+  poly.scop attributes {result_arrays = [], result_offsets = array<i64>, schedule = "{ domain: \"{ S0[t, i0] : t = 0 and 0 <= i0 < 8 }\" }"} {
+    // expected-error @+1 {{'poly.array' op element type must be an integer, index or float type, got 'vector<2xf64>'}}
+    poly.array @A0 buffers(%a : !f) box [0] to [8] of vector<2xf64>
+    poly.stmt @S0 domain "{ S0[t, i0] : t = 0 and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[i0] }" reads ["{ S0[t, i0] -> A0[i0] }"] {
+    ^bb0(%v: f64, %i: index):
+      poly.yield %v : f64
+    }
+  }
+  return
+}

@@ -322,3 +322,23 @@ func.func @exchange_every_step(%a : !f, %b : !f) {
   }
   return
 }
+
+// -----
+
+// A step of zero (or below): the tilings would divide by it.
+!f = !stencil.field<[-1,17]xf64>
+func.func @zero_step(%a : !f, %b : !f) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  // expected-warning @+1 {{not converted to the polyhedral form: the time loop's step is 0, not positive}}
+  %r:2 = scf.for %t = %c0 to %c8 step %c0 iter_args(%x = %a, %y = %b) -> (!f, !f) {
+    %l = stencil.load %x : !f -> !stencil.temp<?xf64>
+    %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+      %v = stencil.access %u[-1] : !stencil.temp<?xf64>
+      stencil.return %v : f64
+    }
+    stencil.store %n to %y(<[0], [16]>) : !stencil.temp<?xf64> to !f
+    scf.yield %y, %x : !f, !f
+  }
+  return
+}

@@ -105,3 +105,32 @@ func.func @other_block(%in : !stencil.field<[-1,65]xf64>, %out : !stencil.field<
   stencil.store %t to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-1,65]xf64>
   func.return
 }
+
+// -----
+
+// An offset whose box does not fit in 64 bits is an error, not a wrapped
+// bound (which would read far outside the field).
+func.func @offset_overflow(%in : !stencil.field<[-1,65]xf64>, %out : !stencil.field<[-1,65]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    // expected-error@+1 {{'stencil.access' op offset 9223372036854775807 moves the apply's iteration box out of the 64-bit index range}}
+    %v = stencil.access %x[9223372036854775807] : !stencil.temp<?xf64>
+    stencil.return %v : f64
+  }
+  stencil.store %r to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-1,65]xf64>
+  func.return
+}
+
+// -----
+
+func.func @dyn_offset_overflow(%in : !stencil.field<[-1,65]xf64>, %out : !stencil.field<[-1,65]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-1,65]xf64> -> !stencil.temp<?xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %i = stencil.index 0 <[0]>
+    // expected-error@+1 {{'stencil.dyn_access' op offset 9223372036854775807 moves the apply's iteration box out of the 64-bit index range}}
+    %v = stencil.dyn_access %x[%i] in <[0]> : <[9223372036854775807]> : !stencil.temp<?xf64>
+    stencil.return %v : f64
+  }
+  stencil.store %r to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-1,65]xf64>
+  func.return
+}

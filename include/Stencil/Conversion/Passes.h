@@ -112,8 +112,8 @@ struct GpuPipelineOptions : public PassPipelineOptions<GpuPipelineOptions> {
                            llvm::cl::init("sm_90")};
   Option<std::string> features{
       *this, "features",
-      llvm::cl::desc("PTX features of the NVVM target (LLVM 22 needs at "
-                     "least +ptx80 for sm_90)"),
+      llvm::cl::desc("PTX features of the NVVM target (without the "
+                     "option: +ptx80, or the chip's minimum where newer)"),
       llvm::cl::init("+ptx80")};
   Option<std::string> format{
       *this, "format",

@@ -135,15 +135,18 @@ def StencilGpuExactMath : Pass<"stencil-gpu-exact-math", "::mlir::gpu::GPUModule
   let summary = "Keep kernel arithmetic bit-exact with the CPU reference";
   let description = [{
     Runs on outlined kernels before `convert-gpu-to-nvvm`. `math.sqrt`
-    becomes `llvm.intr.sqrt`, which NVPTX compiles to the correctly rounded
-    `sqrt.rn` (libdevice's `__nv_sqrtf`, the default lowering, is
-    approximate unless precise square roots are requested). Floating-point
+    becomes NVVM's correctly rounded `sqrt.rn` intrinsic
+    (`llvm.nvvm.sqrt.rn.f`/`.d`; f16 and bf16 through f32, which is exact).
+    libdevice's `__nv_sqrtf`, the default lowering, is approximate unless
+    precise square roots are requested, and upstream's conversion refuses
+    `llvm.intr.sqrt`. Floating-point
     arithmetic without fastmath flags stays uncontracted: NVPTX then emits
     `mul.rn`/`add.rn`, which ptxas does not fuse either. With `fma`, the
     `contract` flag is added to `arith.mulf`/`addf`/`subf` so that
     multiply-adds become FMA instructions (faster, not bit-exact).
   }];
-  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect"];
   let options = [
     Option<"contract", "fma", "bool", "false",
            "Allow contraction into FMA (results may differ from the CPU)">

@@ -96,6 +96,8 @@ def Poly_ArrayOp : Poly_Op<"array", [Symbol, HasParent<"ScopOp">]> {
   let extraClassDeclaration = [{
     bool isTemp() { return getBuffers().empty(); }
     unsigned getRank() { return getLb().size(); }
+    /// Bytes per element (an `index` counts as 64 bits).
+    int64_t getElementBytes();
   }];
 }
 

@@ -73,3 +73,22 @@ func.func @alloca(%b: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// A program that copies its data to the GPU itself (as xDSL's GPU form of
+// Devito's programs does): the pipeline does that.
+func.func @own_copies(%a: memref<8xf32>, %b: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %d = gpu.alloc () : memref<8xf32>
+  // expected-error @+1 {{the program already moves data to or from the GPU: convert-to-gpu allocates and copies the fields itself; give it the program without GPU memory operations}}
+  gpu.memcpy %d, %a : memref<8xf32>, memref<8xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %d[%i] : memref<8xf32>
+    memref.store %v, %b[%i] : memref<8xf32>
+    scf.reduce
+  }
+  return
+}
