@@ -94,7 +94,7 @@ from pathlib import Path
 import numpy as np
 
 from .compiler import CompileError, CompileWarning, MemRefArg, compile_file
-from .runtime import CudaError, RaceError, StencilLibrary, numpy_dtype
+from .runtime import CudaError, RaceError, StencilLibrary, random_field
 
 
 def _pick_function(lib, name):
@@ -177,7 +177,7 @@ def _initial_values(sig, seed, shapes):
             raise SystemExit(f"@{sig.name} takes a scalar {spec.dtype}: use the Python API")
         if shape is None or any(s is None for s in shape):
             raise SystemExit(f"@{sig.name} takes a field of unknown size: use the Python API")
-        values.append(rng.random(shape).astype(numpy_dtype(spec.dtype)))
+        values.append(random_field(rng, shape, spec.dtype))
     return values
 
 

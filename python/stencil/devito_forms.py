@@ -732,6 +732,9 @@ def make(family, order, shape, steps):
         raise ValueError("the space order must be even and >= 2")
     if steps < 1:
         raise ValueError("steps must be >= 1")
+    if not 1 <= len(shape) <= 3 or any(n < 0 for n in shape):
+        raise ValueError(f"the shape must have 1 to 3 extents, none negative; got "
+                         f"{'x'.join(map(str, shape))}")
     return FAMILIES[family](order, tuple(shape), steps)
 
 
@@ -957,7 +960,11 @@ def main(argv=None):
         selftest()
         return 0
     if args.command == "gen":
-        text = make(args.family, args.order, args.shape, args.steps).mlir()
+        try:
+            text = make(args.family, args.order, args.shape, args.steps).mlir()
+        except ValueError as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 1
         if args.output:
             Path(args.output).write_text(text)
         else:

@@ -42,7 +42,7 @@ import numpy as np
 
 from .compiler import MemRefArg, compile_file
 from .gpumodel import INSTRUCTION_KEYS, PROFILE_KEYS
-from .runtime import StencilLibrary, numpy_dtype
+from .runtime import StencilLibrary, random_field
 
 # The keys of each kernel's entry (and of the total), in order: the model's
 # inputs.
@@ -80,7 +80,7 @@ def random_arguments(signature, seed=0):
         if any(s is None for s in spec.shape):
             raise ValueError(f"@{signature.name} takes a field of unknown size: call "
                              "profile_library with the arguments")
-        values.append(device_aligned(rng.random(spec.shape).astype(numpy_dtype(spec.dtype))))
+        values.append(device_aligned(random_field(rng, spec.shape, spec.dtype)))
     return values
 
 

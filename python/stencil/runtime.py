@@ -23,7 +23,7 @@ from .compiler import CompileError, MemRefArg
 _NUMPY_DTYPES = {
     "f16": np.float16, "f32": np.float32, "f64": np.float64,
     "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
-    "index": np.int64,
+    "index": np.int64, "i1": np.bool_,
 }
 _CTYPES_SCALARS = {
     "f32": ctypes.c_float, "f64": ctypes.c_double, "i32": ctypes.c_int32,
@@ -32,11 +32,20 @@ _CTYPES_SCALARS = {
 }
 
 
+def random_field(rng, shape, mlir_type):
+    """Random values of a field: in [0, 1) converted to its type (i1: half
+    of them true)."""
+    if mlir_type == "i1":
+        return rng.random(shape) < 0.5
+    return rng.random(shape).astype(numpy_dtype(mlir_type))
+
+
 def numpy_dtype(mlir_type):
     try:
         return np.dtype(_NUMPY_DTYPES[mlir_type])
     except KeyError:
-        raise TypeError(f"no numpy type for element type {mlir_type}") from None
+        raise ValueError(f"element type {mlir_type} has no numpy type: call the "
+                         "compiled library from C for it") from None
 
 
 def _descriptor_type(rank):
