@@ -572,6 +572,10 @@ public:
 
   /// Translates `node` at the builder's insertion point.
   LogicalResult translate(isl_ast_node *node);
+  /// Whether `node` is, or holds, the loop over the blocks of the pending
+  /// kernel.
+  bool isBlockLoop(isl_ast_node *node) const;
+  bool holdsBlockLoop(isl_ast_node *node) const;
 
 private:
   LogicalResult translateFor(isl_ast_node *node);
@@ -708,25 +712,39 @@ bool barrierUnderThreadIds(isl_ast_node *node, bool guarded) {
   }
 }
 
+bool AstTranslator::isBlockLoop(isl_ast_node *node) const {
+  if (isl_ast_node_get_type(node) != isl_ast_node_for)
+    return false;
+  AstExpr iter(isl_ast_node_for_get_iterator(node));
+  Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
+  auto it = id ? iteratorDepths.find(id.get()) : iteratorDepths.end();
+  return it != iteratorDepths.end() && it->second == *pendingKernelDepth;
+}
+
+bool AstTranslator::holdsBlockLoop(isl_ast_node *node) const {
+  std::pair<const AstTranslator *, bool> search{this, false};
+  auto visit = [](isl_ast_node *n, void *user) -> isl_bool {
+    auto *search = static_cast<std::pair<const AstTranslator *, bool> *>(user);
+    search->second = search->second || search->first->isBlockLoop(n);
+    return search->second ? isl_bool_false : isl_bool_true;
+  };
+  isl_ast_node_foreach_descendant_top_down(node, visit, &search);
+  return search.second;
+}
+
 LogicalResult AstTranslator::translate(isl_ast_node *node) {
   isl_ast_node_type type = isl_ast_node_get_type(node);
   // Below a kernel mark, `if` and block nodes before the block loop are host
   // code (they only test outer iterators); anything else that is reached
-  // before such a loop is kernel code of a single block.
+  // before such a loop is kernel code of a single block. So is a block node
+  // that holds no block loop: isl drops the loop over a single block, and
+  // the pieces of that block's walk (the regions of isolated full tiles)
+  // then follow each other in a block node. They must share one launch,
+  // where inter-tile reuse finds the previous tile's shared buffers.
   if (pendingKernelDepth && type != isl_ast_node_if &&
-      type != isl_ast_node_block) {
-    bool isBlockLoop = false;
-    if (type == isl_ast_node_for) {
-      AstExpr iter(isl_ast_node_for_get_iterator(node));
-      Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
-      auto it = id ? iteratorDepths.find(id.get()) : iteratorDepths.end();
-      isBlockLoop =
-          it != iteratorDepths.end() && it->second == *pendingKernelDepth;
-    }
-    if (!isBlockLoop)
-      return launchKernel(arith::ConstantIndexOp::create(b, loc, 1),
-                          [&](Value) { return translate(node); });
-  }
+      !(type == isl_ast_node_block ? holdsBlockLoop(node) : isBlockLoop(node)))
+    return launchKernel(arith::ConstantIndexOp::create(b, loc, 1),
+                        [&](Value) { return translate(node); });
   // Below a "grid_y" mark, work that no loop over the y blocks encloses
   // (isl emitted none for the band member) runs on the blocks of y = 0.
   if (gridYDepth && inKernel && type != isl_ast_node_if &&

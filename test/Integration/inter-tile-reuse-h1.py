@@ -1,11 +1,12 @@
 # RUN: %python %s
-# XFAIL: *
-# A known wrong result, kept as a test until it is fixed: inter-tile reuse
-# (promotion step f) with full tiles isolated, hexagons of height 1 and
-# width 6, and threads along x that divide the parallelogram width (1 or 5
-# here; 2-4 leave reuse off). Row 7 of the result differs from the CPU
-# lowering. Without isolation, without reuse, or with h=3 or w0=8 it is
-# exact. It was there before session 46 (found by stencil.randomgen
+# Inter-tile reuse (promotion step f) with full tiles isolated, hexagons of
+# height 1 and width 6, and threads along x that divide the parallelogram
+# width (1 or 5 here; 2-4 leave reuse off): phase 1 has a single hexagonal
+# tile, so isl drops its block loop and the walk's regions (partial tile,
+# the loop of isolated full tiles, partial tile) follow each other in a
+# block node. Each region was a launch of its own, and the first tile of a
+# region moved what the previous tile left in another launch's shared
+# memory. The regions now share one launch (found by stencil.randomgen
 # --hex-tile --emulate-gpu --seed 4601 --count 150).
 import tempfile
 from pathlib import Path
