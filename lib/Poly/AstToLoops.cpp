@@ -12,10 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "Stencil/Poly/AstToLoops.h"
+#include "Stencil/Poly/IslContext.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -478,6 +480,8 @@ isl_ast_node *annotateUserNode(isl_ast_node *node, isl_ast_build *build,
 constexpr const char *kParallelMark = "parallel";
 constexpr const char *kKernelMark = "kernel";
 constexpr const char *kThreadsMark = "threads";
+/// The host's statement that runs phase k's kernel AST: "host_kernel_k".
+constexpr const char *kHostKernelPrefix = "host_kernel_";
 
 struct DepthInfo {
   /// Storage the user pointers of iterator and mark ids point into.
@@ -566,9 +570,10 @@ public:
                 const llvm::StringMap<Value> &params,
                 const llvm::DenseMap<isl_id *, unsigned> &iteratorDepths,
                 StatementEmitter emit, std::string &error,
-                const GpuLaunchConfig *gpu)
+                const GpuLaunchConfig *gpu,
+                ArrayRef<std::pair<isl_ast_node *, bool>> kernelRoots = {})
       : b(b), loc(loc), params(params), iteratorDepths(iteratorDepths),
-        emit(emit), error(error), gpu(gpu) {}
+        emit(emit), error(error), gpu(gpu), kernelRoots(kernelRoots) {}
 
   /// Translates `node` at the builder's insertion point.
   LogicalResult translate(isl_ast_node *node);
@@ -583,6 +588,10 @@ private:
   LogicalResult translateBlock(isl_ast_node *node);
   LogicalResult translateMark(isl_ast_node *node);
   LogicalResult translateUser(isl_ast_node *node);
+  /// A kernel AST's loop over the time tiles (lower bound `lb`), run for
+  /// the host's tile alone.
+  LogicalResult translateAtHostTime(isl_ast_node *node, isl_id *iterator,
+                                    Value lb, bool degenerate);
 
   /// Emits a gpu.launch whose blocks run `count` iterations (with the grid's
   /// stride); `body` gets the iteration index.
@@ -637,6 +646,15 @@ private:
   std::optional<unsigned> gridYDepth;
   /// The launch's block id and grid size along y.
   Value blockIdY, gridSizeY;
+  /// The kernels' own ASTs, run by the host's "host_kernel_k" statements,
+  /// and whether their loops over the time tiles must test the host's tile
+  /// (when isl made several; one loop holds every tile of the phase, the
+  /// tiles the host runs it for).
+  ArrayRef<std::pair<isl_ast_node *, bool>> kernelRoots;
+  /// Inside such a statement: the host's time tile, which the kernel's loop
+  /// over the time tiles (depth 0) is to run alone.
+  std::optional<Value> hostTime;
+  bool testHostTime = false;
   /// Conditions on thread ids that isl hoisted above the kernel launch
   /// (they hold for the thread ids of some threads only): tested inside
   /// the kernel instead.
@@ -658,6 +676,36 @@ bool usesThreadIds(isl_ast_expr *expr) {
         return true;
     }
     return false;
+  default:
+    return false;
+  }
+}
+
+/// Whether `node` runs a barrier whenever it runs (a barrier, or a block or
+/// mark that holds one outside any condition or loop).
+bool runsBarrier(isl_ast_node *node) {
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_user: {
+    AstExpr call(isl_ast_node_user_get_expr(node));
+    AstExpr callee(call ? isl_ast_expr_op_get_arg(call.get(), 0) : nullptr);
+    Id id(callee ? isl_ast_expr_id_get_id(callee.get()) : nullptr);
+    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
+    return name && isBarrierStatement(name);
+  }
+  case isl_ast_node_block: {
+    AstNodeList children(isl_ast_node_block_get_children(node));
+    for (isl_size i = 0, e = isl_ast_node_list_n_ast_node(children.get());
+         i < e; ++i) {
+      AstNode child(isl_ast_node_list_get_at(children.get(), i));
+      if (child && runsBarrier(child.get()))
+        return true;
+    }
+    return false;
+  }
+  case isl_ast_node_mark: {
+    AstNode child(isl_ast_node_mark_get_node(node));
+    return child && runsBarrier(child.get());
+  }
   default:
     return false;
   }
@@ -830,6 +878,8 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
   isl_bool degenerate = isl_ast_node_for_is_degenerate(node);
   if (degenerate < 0)
     return failIsl(ctx);
+  if (hostTime && depthIt != iteratorDepths.end() && depthIt->second == 0)
+    return translateAtHostTime(node, iterId.get(), *lb, degenerate);
   bool blockLoop = pendingKernelDepth && depthIt != iteratorDepths.end() &&
                    depthIt->second == *pendingKernelDepth;
   bool yLoop = inKernel && gridYDepth && depthIt != iteratorDepths.end() &&
@@ -920,6 +970,56 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
   return withIterator(iterId.get(), iv, [&] { return translate(body.get()); });
 }
 
+LogicalResult AstTranslator::translateAtHostTime(isl_ast_node *node,
+                                                 isl_id *iterator, Value lb,
+                                                 bool degenerate) {
+  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  Value time = *hostTime;
+  llvm::scope_exit restore([&] { hostTime = time; });
+  hostTime.reset();
+  AstNode body(isl_ast_node_for_get_body(node));
+  if (!body)
+    return failIsl(ctx);
+  if (!testHostTime)
+    return withIterator(iterator, time, [&] { return translate(body.get()); });
+  FailureOr<Value> runs =
+      arith::CmpIOp::create(b, loc,
+                            degenerate ? arith::CmpIPredicate::eq
+                                       : arith::CmpIPredicate::sge,
+                            time, lb)
+          .getResult();
+  if (!degenerate) {
+    AstExpr cond(isl_ast_node_for_get_cond(node));
+    AstExpr inc(isl_ast_node_for_get_inc(node));
+    if (!cond || !inc)
+      return failIsl(ctx);
+    FailureOr<int64_t> step = getInt(inc.get());
+    if (failed(step))
+      return failure();
+    if (failed(withIterator(iterator, time, [&]() -> LogicalResult {
+          FailureOr<Value> below = translateBoolExpr(cond.get());
+          if (failed(below))
+            return failure();
+          runs = arith::AndIOp::create(b, loc, *runs, *below).getResult();
+          return success();
+        })))
+      return failure();
+    if (*step != 1) {
+      Value offset = arith::SubIOp::create(b, loc, time, lb);
+      Value rem = arith::RemSIOp::create(
+          b, loc, offset, arith::ConstantIndexOp::create(b, loc, *step));
+      Value aligned =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
+                                arith::ConstantIndexOp::create(b, loc, 0));
+      runs = arith::AndIOp::create(b, loc, *runs, aligned).getResult();
+    }
+  }
+  OpBuilder::InsertionGuard guard(b);
+  auto ifOp = scf::IfOp::create(b, loc, *runs, /*withElseRegion=*/false);
+  b.setInsertionPointToStart(ifOp.thenBlock());
+  return withIterator(iterator, time, [&] { return translate(body.get()); });
+}
+
 LogicalResult AstTranslator::translateIf(isl_ast_node *node) {
   isl_ctx *ctx = isl_ast_node_get_ctx(node);
   AstExpr condExpr(isl_ast_node_if_get_cond(node));
@@ -944,7 +1044,25 @@ LogicalResult AstTranslator::translateIf(isl_ast_node *node) {
     threadGuards.pop_back();
     return result;
   }
+  // Every thread runs every barrier instance (their domain has no thread
+  // ids). So a condition on thread ids that guards a barrier run whenever
+  // the condition holds is true for all threads or none: it is evaluated
+  // for thread 0, which the code after this (the GPU emulation) can see is
+  // uniform. isl leaves such guards where it hoists a statement's thread
+  // filter over the barrier of its step.
+  llvm::StringMap<Value> threadParams;
+  if (inKernel && !elseNode && usesThreadIds(condExpr.get()) &&
+      runsBarrier(thenNode.get()))
+    for (const char *name : kThreadIdParams) {
+      auto it = params.find(name);
+      if (it == params.end())
+        continue;
+      threadParams[name] = it->second;
+      it->second = arith::ConstantIndexOp::create(b, loc, 0);
+    }
   FailureOr<Value> cond = translateBoolExpr(condExpr.get());
+  for (auto &[name, value] : threadParams)
+    params[name] = value;
   if (failed(cond))
     return failure();
 
@@ -1101,6 +1219,29 @@ AstTranslator::gridYLoop(Value count,
 
 LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
   isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  if (!kernelRoots.empty()) {
+    AstExpr call(isl_ast_node_user_get_expr(node));
+    AstExpr callee(call ? isl_ast_expr_op_get_arg(call.get(), 0) : nullptr);
+    Id id(callee ? isl_ast_expr_id_get_id(callee.get()) : nullptr);
+    StringRef name = id && isl_id_get_name(id.get())
+                         ? StringRef(isl_id_get_name(id.get()))
+                         : StringRef();
+    unsigned k;
+    if (name.consume_front(kHostKernelPrefix) && !name.getAsInteger(10, k) &&
+        k < kernelRoots.size()) {
+      AstExpr time(isl_ast_expr_op_get_arg(call.get(), 1));
+      if (!time)
+        return failIsl(ctx);
+      FailureOr<Value> value = translateIndexExpr(time.get());
+      if (failed(value))
+        return failure();
+      hostTime = *value;
+      testHostTime = kernelRoots[k].second;
+      LogicalResult result = translate(kernelRoots[k].first);
+      hostTime.reset();
+      return result;
+    }
+  }
   Id id(isl_ast_node_get_annotation(node));
   if (!id || !isl_id_get_name(id.get()) ||
       StringRef(isl_id_get_name(id.get())) != kAnnotationName)
@@ -1457,41 +1598,122 @@ isl_schedule_node *simplifyThreadFilter(isl_schedule_node *node, void *) {
   return isl_schedule_node_parent(node);
 }
 
-} // namespace
+/// Sets the options of loop generation on `ctx` for good (a context of
+/// generateLoops' own; ScopedIslOptions restores the caller's).
+void setAstOptions(isl_ctx *ctx) {
+  isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+  isl_options_set_ast_build_atomic_upper_bound(ctx, 1);
+  isl_options_set_ast_build_detect_min_max(ctx, 1);
+  isl_options_set_ast_build_prefer_pdiv(ctx, 1);
+  isl_options_set_ast_build_exploit_nested_bounds(ctx, 1);
+}
 
-LogicalResult
-mlir::stencil::poly::generateLoops(OpBuilder &b, Location loc,
-                                   isl::schedule schedule,
-                                   ArrayRef<StatementAccesses> statements,
-                                   const llvm::StringMap<Value> &params,
-                                   StatementEmitter emit, std::string &error,
-                                   const GpuLaunchConfig *gpu) {
-  if (schedule.is_null()) {
-    error = "null schedule";
-    return failure();
-  }
-  isl_ctx *ctx = isl_schedule_get_ctx(schedule.get());
-  ScopedIslOptions options(ctx);
-
-  // Record depths in the parallel marks (see "Loop depths").
+/// An AST and what its marks, iterators and user nodes point into (the
+/// members are freed in reverse order, the AST first).
+struct GeneratedAst {
   DepthInfo depths;
-  isl_schedule *tagged = isl_schedule_map_schedule_node_bottom_up(
-      isl_schedule_copy(schedule.get()), tagNode, &depths);
-  if (!tagged) {
-    error = depths.error.empty() ? islError(ctx) : depths.error;
+  DomainCallbackData data;
+  IdList iteratorsAlive;
+  AstNode root;
+  /// The schedule depth of each iterator id.
+  SmallVector<std::pair<isl_id *, unsigned>> iteratorDepths;
+};
+
+/// A kernel's AST, generated in an isl context of its own (members are
+/// freed in reverse order, the context last).
+struct KernelAst {
+  IslContext context;
+  /// The statements' accesses, in `context`.
+  SmallVector<StatementAccesses> statements;
+  GeneratedAst ast;
+  std::string error;
+  /// Whether every launch of the AST is inside its loop over the time
+  /// tiles, or the phase has one time tile.
+  bool timeLoopsCover = false;
+  /// How many loops over the time tiles isl generated.
+  unsigned timeLoops = 0;
+};
+
+/// The loops at schedule depth 0 (the time tiles) in the AST `node`.
+unsigned countTimeLoops(isl_ast_node *node) {
+  unsigned count = 0;
+  auto visit = [](isl_ast_node *n, void *user) -> isl_bool {
+    if (isl_ast_node_get_type(n) != isl_ast_node_for)
+      return isl_bool_true;
+    AstExpr iter(isl_ast_node_for_get_iterator(n));
+    Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
+    auto *depth =
+        id ? static_cast<const unsigned *>(isl_id_get_user(id.get())) : nullptr;
+    if (depth && *depth == 0)
+      ++*static_cast<unsigned *>(user);
+    return isl_bool_true;
+  };
+  isl_ast_node_foreach_descendant_top_down(node, visit, &count);
+  return count;
+}
+
+/// Whether every "kernel" mark below `node` is inside a loop at schedule
+/// depth 0 (the time tiles).
+bool kernelsInTimeLoops(isl_ast_node *node) {
+  auto below = [](isl_ast_node *child) {
+    AstNode owned(child);
+    return owned && kernelsInTimeLoops(owned.get());
+  };
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_for: {
+    AstExpr iter(isl_ast_node_for_get_iterator(node));
+    Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
+    auto *depth =
+        id ? static_cast<const unsigned *>(isl_id_get_user(id.get())) : nullptr;
+    return (depth && *depth == 0) || below(isl_ast_node_for_get_body(node));
+  }
+  case isl_ast_node_if:
+    return below(isl_ast_node_if_get_then_node(node)) &&
+           (isl_ast_node_if_has_else_node(node) != isl_bool_true ||
+            below(isl_ast_node_if_get_else_node(node)));
+  case isl_ast_node_block: {
+    AstNodeList children(isl_ast_node_block_get_children(node));
+    for (isl_size i = 0, e = isl_ast_node_list_n_ast_node(children.get());
+         i < e; ++i)
+      if (!below(isl_ast_node_list_get_at(children.get(), i)))
+        return false;
+    return true;
+  }
+  case isl_ast_node_mark: {
+    Id id(isl_ast_node_mark_get_id(node));
+    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
+    return !(name && StringRef(name) == kKernelMark) &&
+           below(isl_ast_node_mark_get_node(node));
+  }
+  default:
+    return true;
+  }
+}
+
+/// Generates the AST of `schedule` (taken) into `ast`; its user nodes are
+/// annotated with the plans of `statements` unless `host` (the host's
+/// statements of the parallel kernels, see generateLoops).
+LogicalResult buildAst(isl_schedule *schedule,
+                       ArrayRef<StatementAccesses> statements, bool gpu,
+                       GeneratedAst &ast, std::string &error,
+                       bool host = false) {
+  isl_ctx *ctx = isl_schedule_get_ctx(schedule);
+  // Record depths in the parallel marks (see "Loop depths").
+  Schedule taggedSchedule(
+      isl_schedule_map_schedule_node_bottom_up(schedule, tagNode, &ast.depths));
+  if (!taggedSchedule) {
+    error = ast.depths.error.empty() ? islError(ctx) : ast.depths.error;
     return failure();
   }
-  Schedule taggedSchedule(tagged);
 
   // One iterator id per depth; the user pointer makes them distinct from any
   // parameter of the same name.
-  isl_id_list *iteratorList = isl_id_list_alloc(ctx, depths.maxDepth);
-  llvm::DenseMap<isl_id *, unsigned> iteratorDepths;
-  for (unsigned d = 0; d < depths.maxDepth; ++d) {
+  isl_id_list *iteratorList = isl_id_list_alloc(ctx, ast.depths.maxDepth);
+  for (unsigned d = 0; d < ast.depths.maxDepth; ++d) {
     std::string name = "c" + std::to_string(d);
-    isl_id *id = isl_id_alloc(ctx, name.c_str(),
-                              const_cast<unsigned *>(storeDepth(depths, d)));
-    iteratorDepths[id] = d;
+    isl_id *id = isl_id_alloc(
+        ctx, name.c_str(), const_cast<unsigned *>(storeDepth(ast.depths, d)));
+    ast.iteratorDepths.push_back({id, d});
     iteratorList = isl_id_list_add(iteratorList, id);
   }
   if (!iteratorList) {
@@ -1512,40 +1734,250 @@ mlir::stencil::poly::generateLoops(OpBuilder &b, Location loc,
   isl_union_set_free(domain);
   AstBuild build(isl_ast_build_from_context(context));
   // Keeps the iterator ids (the keys of iteratorDepths) alive.
-  IdList iteratorsAlive(isl_id_list_copy(iteratorList));
+  ast.iteratorsAlive.reset(isl_id_list_copy(iteratorList));
   build.reset(isl_ast_build_set_iterators(build.release(), iteratorList));
-  DomainCallbackData data;
   for (const StatementAccesses &statement : statements) {
     std::unique_ptr<StatementPlan> plan = planStatement(statement, error);
     if (!plan)
       return failure();
-    data.plans[statement.name] = std::move(plan);
+    ast.data.plans[statement.name] = std::move(plan);
   }
-  build.reset(isl_ast_build_set_at_each_domain(build.release(),
-                                               annotateUserNode, &data));
-  if (!build || !iteratorsAlive) {
+  if (!host)
+    build.reset(isl_ast_build_set_at_each_domain(build.release(),
+                                                 annotateUserNode, &ast.data));
+  if (!build || !ast.iteratorsAlive) {
     error = islError(ctx);
     return failure();
   }
-  AstNode root(isl_ast_build_node_from_schedule(
+  ast.root.reset(isl_ast_build_node_from_schedule(
       build.get(), isl_schedule_copy(taggedSchedule.get())));
   // The thread filters of poly-to-gpu are not simplified in the instances
   // that reach them (on large kernels that made isl's loop generation much
   // slower). Then isl may test thread ids in a guard around a barrier: one
   // that equals the barrier's own guard, so every thread takes the same
   // path, but no code after this can tell. Simplified filters avoid it.
-  if (root && gpu && data.error.empty() &&
-      barrierUnderThreadIds(root.get(), /*guarded=*/false)) {
+  if (ast.root && gpu && ast.data.error.empty() &&
+      barrierUnderThreadIds(ast.root.get(), /*guarded=*/false)) {
     taggedSchedule.reset(isl_schedule_map_schedule_node_bottom_up(
         taggedSchedule.release(), simplifyThreadFilter, nullptr));
-    root.reset(taggedSchedule ? isl_ast_build_node_from_schedule(
-                                    build.get(), taggedSchedule.release())
-                              : nullptr);
+    ast.root.reset(taggedSchedule ? isl_ast_build_node_from_schedule(
+                                        build.get(), taggedSchedule.release())
+                                  : nullptr);
   }
-  if (!root || !data.error.empty()) {
-    error = data.error.empty() ? islError(ctx) : data.error;
+  if (!ast.root || !ast.data.error.empty()) {
+    error = ast.data.error.empty() ? islError(ctx) : ast.data.error;
     return failure();
   }
+  return success();
+}
+
+/// A phase of a GPU-mapped time-tiling: its filter, and the time tiles it
+/// has instances in (as "host_kernel_k[T]").
+struct KernelPhase {
+  isl::union_set filter;
+  isl::set tiles;
+};
+
+/// The phases of a GPU-mapped time-tiled tree, which has the shape domain
+/// -> band [T] -> sequence -> (filter -> mark "kernel") per phase; none
+/// for any other tree, or if a phase has no instance.
+SmallVector<KernelPhase> kernelPhases(isl_schedule *schedule) {
+  SmallVector<KernelPhase> phases;
+  isl::schedule_node root = isl::manage(isl_schedule_get_root(schedule));
+  if (root.is_null() || root.n_children() != 1)
+    return phases;
+  isl::schedule_node band = root.child(0);
+  if (isl_schedule_node_get_type(band.get()) != isl_schedule_node_band ||
+      isl_schedule_node_band_n_member(band.get()) != 1 ||
+      band.n_children() != 1)
+    return phases;
+  isl::schedule_node sequence = band.child(0);
+  if (isl_schedule_node_get_type(sequence.get()) != isl_schedule_node_sequence)
+    return phases;
+  isl::union_map timeOf = isl::manage(
+      isl_schedule_node_band_get_partial_schedule_union_map(band.get()));
+  isl::union_set domain = isl::manage(isl_schedule_get_domain(schedule));
+  for (int i = 0, e = sequence.n_children(); i < e; ++i) {
+    isl::schedule_node filter = sequence.child(i);
+    if (filter.n_children() != 1)
+      return {};
+    isl::schedule_node mark = filter.child(0);
+    if (isl_schedule_node_get_type(mark.get()) != isl_schedule_node_mark)
+      return {};
+    Id id(isl_schedule_node_mark_get_id(mark.get()));
+    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
+    if (!name || StringRef(name) != kKernelMark)
+      return {};
+    KernelPhase &phase = phases.emplace_back();
+    phase.filter =
+        isl::manage(isl_schedule_node_filter_get_filter(filter.get()));
+    isl::union_set tiles = domain.intersect(phase.filter).apply(timeOf);
+    if (tiles.is_empty())
+      return {};
+    std::string tuple = kHostKernelPrefix + std::to_string(i);
+    phase.tiles = isl::manage(isl_set_coalesce(isl_set_set_tuple_name(
+        isl_set_from_union_set(tiles.release()), tuple.c_str())));
+  }
+  return phases;
+}
+
+} // namespace
+
+LogicalResult mlir::stencil::poly::generateLoops(
+    OpBuilder &b, Location loc, isl::schedule schedule,
+    ArrayRef<StatementAccesses> statements,
+    const llvm::StringMap<Value> &params, StatementEmitter emit,
+    std::string &error, const GpuLaunchConfig *gpu) {
+  if (schedule.is_null()) {
+    error = "null schedule";
+    return failure();
+  }
+  isl_ctx *ctx = isl_schedule_get_ctx(schedule.get());
+  ScopedIslOptions options(ctx);
+
+  // A GPU-mapped tiling: isl's loop generation of the phases' kernels, most
+  // of the compile time of large programs, runs in parallel, one isl
+  // context per kernel (a context is not thread-safe). Each kernel's AST
+  // keeps its own loop over the time tiles T; the host's loop over T comes
+  // from an AST of one statement per phase ("host_kernel_k[T]"), and each
+  // such statement becomes the kernel's AST with its T loop turned into a
+  // test of the host's T.
+  MLIRContext *mlirContext = b.getContext();
+  SmallVector<KernelPhase> phases =
+      gpu && mlirContext->isMultithreadingEnabled()
+          ? kernelPhases(schedule.get())
+          : SmallVector<KernelPhase>();
+  std::unique_ptr<GeneratedAst> whole;
+  SmallVector<std::unique_ptr<KernelAst>> kernels;
+  std::unique_ptr<GeneratedAst> host;
+  if (phases.size() > 1) {
+    char *text = isl_schedule_to_str(schedule.get());
+    std::string scheduleText = text ? text : "";
+    free(text);
+    SmallVector<SmallVector<std::string>> accessTexts;
+    for (const StatementAccesses &statement : statements) {
+      SmallVector<std::string> &texts = accessTexts.emplace_back();
+      for (const isl::pw_multi_aff &access : statement.accesses)
+        texts.push_back(toString(access));
+    }
+    SmallVector<bool> singleTile;
+    for (const KernelPhase &phase : phases) {
+      kernels.push_back(std::make_unique<KernelAst>());
+      singleTile.push_back(phase.tiles.is_singleton());
+    }
+    LogicalResult built = failableParallelForEachN(
+        mlirContext, 0, phases.size(), [&](size_t k) -> LogicalResult {
+          KernelAst &kernel = *kernels[k];
+          isl_ctx *kctx = kernel.context.get().get();
+          setAstOptions(kctx);
+          // Phase k alone, its time tiles in one loop (atomic): the host
+          // runs the loop's body for one tile at a time.
+          isl_schedule *whole =
+              isl_schedule_read_from_str(kctx, scheduleText.c_str());
+          isl_schedule_node *band =
+              isl_schedule_node_child(isl_schedule_get_root(whole), 0);
+          isl_schedule_free(whole);
+          band = isl_schedule_node_band_member_set_ast_loop_type(
+              band, 0, isl_ast_loop_atomic);
+          isl_schedule_node *filter = isl_schedule_node_child(
+              isl_schedule_node_child(isl_schedule_node_copy(band), 0), int(k));
+          isl_schedule *copy = isl_schedule_intersect_domain(
+              isl_schedule_node_get_schedule(band),
+              isl_schedule_node_filter_get_filter(filter));
+          isl_schedule_node_free(filter);
+          isl_schedule_node_free(band);
+          for (auto [statement, texts] : llvm::zip(statements, accessTexts)) {
+            StatementAccesses &local = kernel.statements.emplace_back();
+            local.name = statement.name;
+            for (const std::string &access : texts) {
+              isl_pw_multi_aff *parsed =
+                  isl_pw_multi_aff_read_from_str(kctx, access.c_str());
+              if (!parsed) {
+                isl_schedule_free(copy);
+                kernel.error = islError(kctx);
+                return failure();
+              }
+              local.accesses.push_back(isl::manage(parsed));
+            }
+          }
+          if (!copy) {
+            kernel.error = islError(kctx);
+            return failure();
+          }
+          if (failed(buildAst(copy, kernel.statements, /*gpu=*/true, kernel.ast,
+                              kernel.error)))
+            return failure();
+          // isl drops the loop over a single tile; with several, each
+          // kernel launch must be inside the loop, or the host could not
+          // tell which tile a piece of the AST is for (then the whole tree
+          // is generated at once instead).
+          kernel.timeLoopsCover =
+              singleTile[k] || kernelsInTimeLoops(kernel.ast.root.get());
+          kernel.timeLoops = countTimeLoops(kernel.ast.root.get());
+          return success();
+        });
+    if (failed(built)) {
+      for (const std::unique_ptr<KernelAst> &kernel : kernels)
+        if (!kernel->error.empty()) {
+          error = kernel->error;
+          break;
+        }
+      if (error.empty())
+        error = "loop generation of a kernel failed";
+      return failure();
+    }
+    if (!llvm::all_of(kernels, [](const std::unique_ptr<KernelAst> &kernel) {
+          return kernel->timeLoopsCover;
+        }))
+      kernels.clear();
+  }
+  if (!kernels.empty()) {
+    // The host: for each phase k, the time tiles it has instances in.
+    isl::union_set tiles = isl::union_set::empty(ctx);
+    isl::union_set_list filters(ctx, int(phases.size()));
+    SmallVector<std::string> times;
+    for (const KernelPhase &phase : phases) {
+      tiles = tiles.unite(phase.tiles);
+      filters =
+          filters.add(isl::union_set(isl::set::universe(phase.tiles.space())));
+      times.push_back(tupleName(phase.tiles) + "[T] -> [(T)]");
+    }
+    isl::schedule_node hostRoot =
+        isl::schedule::from_domain(tiles)
+            .root()
+            .child(0)
+            .insert_partial_schedule(isl::multi_union_pw_aff(
+                ctx, "[{ " + llvm::join(times, "; ") + " }]"));
+    // One loop over the time tiles, as the whole tree gets (a host loop
+    // carries its streams, stencil-gpu-async-loops).
+    isl_schedule_node *hostBand =
+        isl_schedule_node_band_member_set_ast_loop_type(hostRoot.release(), 0,
+                                                        isl_ast_loop_atomic);
+    isl::schedule hostSchedule = isl::manage(
+        isl_schedule_node_get_schedule(isl_schedule_node_insert_sequence(
+            isl_schedule_node_child(hostBand, 0), filters.release())));
+    host = std::make_unique<GeneratedAst>();
+    if (failed(buildAst(hostSchedule.release(), {}, /*gpu=*/false, *host, error,
+                        /*host=*/true)))
+      return failure();
+  } else {
+    whole = std::make_unique<GeneratedAst>();
+    if (failed(buildAst(isl_schedule_copy(schedule.get()), statements,
+                        gpu != nullptr, *whole, error)))
+      return failure();
+  }
+  llvm::DenseMap<isl_id *, unsigned> iteratorDepths;
+  SmallVector<std::pair<isl_ast_node *, bool>> kernelRoots;
+  for (GeneratedAst *ast : {whole.get(), host.get()})
+    if (ast)
+      iteratorDepths.insert(ast->iteratorDepths.begin(),
+                            ast->iteratorDepths.end());
+  for (const std::unique_ptr<KernelAst> &kernel : kernels) {
+    iteratorDepths.insert(kernel->ast.iteratorDepths.begin(),
+                          kernel->ast.iteratorDepths.end());
+    kernelRoots.push_back({kernel->ast.root.get(), kernel->timeLoops > 1});
+  }
+  isl_ast_node *root = whole ? whole->root.get() : host->root.get();
 
   Block *block = b.getInsertionBlock();
   if (!block) {
@@ -1556,8 +1988,9 @@ mlir::stencil::poly::generateLoops(OpBuilder &b, Location loc,
   Operation *last =
       insertionPoint == block->begin() ? nullptr : &*std::prev(insertionPoint);
 
-  AstTranslator translator(b, loc, params, iteratorDepths, emit, error, gpu);
-  if (succeeded(translator.translate(root.get())))
+  AstTranslator translator(b, loc, params, iteratorDepths, emit, error, gpu,
+                           kernelRoots);
+  if (succeeded(translator.translate(root)))
     return success();
 
   // Leave the caller's IR as it was: erase what was generated so far.

@@ -1,6 +1,6 @@
 // Found by stencil.randomgen (seed 4601, program 139): inter-tile reuse of
 // the shared-memory boxes gave wrong results with full tiles isolated and
-// hexagons of height 1 and width 6 (test/Integration/inter-tile-reuse-h1.py).
+// hexagons of height 1 and width 6 (test/Integration/gpu-random-findings.py).
 func.func @rnd139(%u0 : !stencil.field<?x?xf64>, %u1 : !stencil.field<?x?xf64>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

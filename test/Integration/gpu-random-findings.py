@@ -1,0 +1,54 @@
+# RUN: %python %s
+# Programs of stencil.randomgen --emulate-gpu that the GPU mapping once got
+# wrong, through the emulated GPU code with the race check and the threads
+# in reverse, against their CPU lowering, bit for bit.
+#
+# inter-tile-reuse-h1.mlir (seed 4601, program 139): inter-tile reuse
+# (promotion step f) with full tiles isolated, hexagons of height 1 and
+# width 6, and threads along x that divide the parallelogram width. Phase 1
+# has a single hexagonal tile, so isl drops its block loop and the walk's
+# regions (partial tile, the loop of isolated full tiles, partial tile)
+# follow each other in a block node. Each region was a launch of its own,
+# and the first tile of a region moved what the previous tile had left in
+# another launch's shared memory (wrong rows). They now share one launch.
+#
+# barrier-thread-guard.mlir (seed 4702, program 66): isl put a step's
+# barrier inside the guard of a statement's thread filter, a condition on
+# thread ids that holds for every thread wherever the barrier runs. The
+# emulation refused it ("barrier under thread-dependent control flow");
+# such a guard is now evaluated for thread 0.
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from stencil.compiler import compile_file
+from stencil.runtime import StencilLibrary
+
+inputs = Path(__file__).parent / "Inputs"
+CASES = [
+    ("inter-tile-reuse-h1.mlir", "rnd139", (14, 18), np.float64,
+     "hex-tile=h=1 widths=6,5 isolate=true offset=0",
+     "threads=1,8 promote=copy inter-tile-reuse=true"),
+    ("barrier-thread-guard.mlir", "rnd66", (17, 21), np.float32,
+     "hex-tile=h=2 widths=8,5 isolate=true offset=4",
+     "threads=2,2 promote=none shared-budget=1024 inter-tile-reuse=true"),
+]
+
+
+def run(path, name, shape, dtype, workdir, passes=(), **options):
+    compiled = compile_file(str(path), workdir=workdir, extra_passes=passes, **options)
+    rng = np.random.default_rng(0)
+    fields = [rng.random(shape).astype(dtype) for _ in range(2)]
+    StencilLibrary(compiled).call(name, *fields)
+    return fields
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for i, (file, name, shape, dtype, tiling, mapping) in enumerate(CASES):
+        want = run(inputs / file, name, shape, dtype, f"{tmp}/ref{i}")
+        got = run(inputs / file, name, shape, dtype, f"{tmp}/gpu{i}", (tiling,),
+                  emulate_gpu=True, gpu_options=mapping, race_check=True,
+                  reverse_threads=True)
+        assert all(np.array_equal(a, b) for a, b in zip(want, got)), file
+        print(f"ok {file}")
