@@ -1475,17 +1475,24 @@ FailureOr<Value> AstTranslator::translateOp(isl_ast_expr *expr) {
     return binary([&](Value l, Value r) -> Value {
       return b.createOrFold<arith::DivSIOp>(loc, l, r);
     });
-  // isl knows the dividend to be non-negative (and divisors are positive
-  // constants): unsigned division, a shift or mask for powers of two where
-  // the signed forms need a sign correction (the time level t mod 2 is read
-  // by every access of a tile).
+  // isl knows the dividend to be non-negative where the value matters, but
+  // not everywhere the code evaluates it: the bounds of a loop that is empty
+  // for some outer iterations are evaluated there too, and an unsigned
+  // division of a negative dividend made one such bound 2^64 / 9 (a hang).
+  // So they are floor division and modulo, equal to the unsigned forms for
+  // non-negative dividends (divisors are positive constants).
   case isl_ast_expr_op_pdiv_q:
     return binary([&](Value l, Value r) -> Value {
-      return b.createOrFold<arith::DivUIOp>(loc, l, r);
+      return b.createOrFold<arith::FloorDivSIOp>(loc, l, r);
     });
   case isl_ast_expr_op_pdiv_r:
     return binary([&](Value l, Value r) -> Value {
-      return b.createOrFold<arith::RemUIOp>(loc, l, r);
+      Value rem = b.createOrFold<arith::RemSIOp>(loc, l, r);
+      Value negative = b.createOrFold<arith::CmpIOp>(
+          loc, arith::CmpIPredicate::slt, rem,
+          arith::ConstantIndexOp::create(b, loc, 0));
+      return b.createOrFold<arith::SelectOp>(
+          loc, negative, b.createOrFold<arith::AddIOp>(loc, rem, r), rem);
     });
   case isl_ast_expr_op_fdiv_q:
     return binary([&](Value l, Value r) -> Value {
