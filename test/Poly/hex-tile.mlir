@@ -42,9 +42,13 @@
 // LOOPS: scf.parallel (%[[S0:.*]]) =
 // LOOPS-NEXT: scf.for %[[TT:.*]] = %{{.*}} to %{{.*}} step
 // LOOPS: scf.for %[[SS:.*]] = %{{.*}} to %{{.*}} step
-// The buffer of each access follows the time step (t mod 2, the dividend
-// known non-negative: unsigned).
-// LOOPS: arith.remui
+// The buffer of each access follows the time step (t mod 2 as a floor
+// modulo: isl's "non-negative dividend" forms are not trusted where a value
+// is computed whether or not it is used).
+// LOOPS: %[[REM:.*]] = arith.remsi %{{.*}}, %c2
+// LOOPS: %[[NEG:.*]] = arith.cmpi slt, %[[REM]], %c0
+// LOOPS: %[[UP:.*]] = arith.addi %[[REM]], %c2
+// LOOPS: arith.select %[[NEG]], %[[UP]], %[[REM]]
 // LOOPS: arith.select %{{.*}}, %arg1, %arg0 : memref<258xf64>
 // LOOPS: memref.load
 // LOOPS: memref.store
