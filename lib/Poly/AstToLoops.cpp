@@ -571,27 +571,27 @@ public:
                 const llvm::DenseMap<isl_id *, unsigned> &iteratorDepths,
                 StatementEmitter emit, std::string &error,
                 const GpuLaunchConfig *gpu,
-                ArrayRef<std::pair<isl_ast_node *, bool>> kernelRoots = {})
+                ArrayRef<isl_ast_node *> kernelRoots = {})
       : b(b), loc(loc), params(params), iteratorDepths(iteratorDepths),
         emit(emit), error(error), gpu(gpu), kernelRoots(kernelRoots) {}
 
   /// Translates `node` at the builder's insertion point.
   LogicalResult translate(isl_ast_node *node);
+
+private:
   /// Whether `node` is, or holds, the loop over the blocks of the pending
   /// kernel.
   bool isBlockLoop(isl_ast_node *node) const;
   bool holdsBlockLoop(isl_ast_node *node) const;
-
-private:
   LogicalResult translateFor(isl_ast_node *node);
   LogicalResult translateIf(isl_ast_node *node);
   LogicalResult translateBlock(isl_ast_node *node);
   LogicalResult translateMark(isl_ast_node *node);
   LogicalResult translateUser(isl_ast_node *node);
-  /// A kernel AST's loop over the time tiles (lower bound `lb`), run for
-  /// the host's tile alone.
-  LogicalResult translateAtHostTime(isl_ast_node *node, isl_id *iterator,
-                                    Value lb, bool degenerate);
+  /// A kernel AST's loop over the time tiles, run for the host's tile
+  /// alone (one of its iterations: the host runs the kernel for the tiles
+  /// where the phase has instances).
+  LogicalResult translateAtHostTime(isl_ast_node *node, isl_id *iterator);
 
   /// Emits a gpu.launch whose blocks run `count` iterations (with the grid's
   /// stride); `body` gets the iteration index.
@@ -646,15 +646,11 @@ private:
   std::optional<unsigned> gridYDepth;
   /// The launch's block id and grid size along y.
   Value blockIdY, gridSizeY;
-  /// The kernels' own ASTs, run by the host's "host_kernel_k" statements,
-  /// and whether their loops over the time tiles must test the host's tile
-  /// (when isl made several; one loop holds every tile of the phase, the
-  /// tiles the host runs it for).
-  ArrayRef<std::pair<isl_ast_node *, bool>> kernelRoots;
+  /// The kernels' own ASTs, run by the host's "host_kernel_k" statements.
+  ArrayRef<isl_ast_node *> kernelRoots;
   /// Inside such a statement: the host's time tile, which the kernel's loop
   /// over the time tiles (depth 0) is to run alone.
   std::optional<Value> hostTime;
-  bool testHostTime = false;
   /// Conditions on thread ids that isl hoisted above the kernel launch
   /// (they hold for the thread ids of some threads only): tested inside
   /// the kernel instead.
@@ -879,7 +875,7 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
   if (degenerate < 0)
     return failIsl(ctx);
   if (hostTime && depthIt != iteratorDepths.end() && depthIt->second == 0)
-    return translateAtHostTime(node, iterId.get(), *lb, degenerate);
+    return translateAtHostTime(node, iterId.get());
   bool blockLoop = pendingKernelDepth && depthIt != iteratorDepths.end() &&
                    depthIt->second == *pendingKernelDepth;
   bool yLoop = inKernel && gridYDepth && depthIt != iteratorDepths.end() &&
@@ -971,52 +967,13 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
 }
 
 LogicalResult AstTranslator::translateAtHostTime(isl_ast_node *node,
-                                                 isl_id *iterator, Value lb,
-                                                 bool degenerate) {
-  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+                                                 isl_id *iterator) {
   Value time = *hostTime;
   llvm::scope_exit restore([&] { hostTime = time; });
   hostTime.reset();
   AstNode body(isl_ast_node_for_get_body(node));
   if (!body)
-    return failIsl(ctx);
-  if (!testHostTime)
-    return withIterator(iterator, time, [&] { return translate(body.get()); });
-  FailureOr<Value> runs =
-      arith::CmpIOp::create(b, loc,
-                            degenerate ? arith::CmpIPredicate::eq
-                                       : arith::CmpIPredicate::sge,
-                            time, lb)
-          .getResult();
-  if (!degenerate) {
-    AstExpr cond(isl_ast_node_for_get_cond(node));
-    AstExpr inc(isl_ast_node_for_get_inc(node));
-    if (!cond || !inc)
-      return failIsl(ctx);
-    FailureOr<int64_t> step = getInt(inc.get());
-    if (failed(step))
-      return failure();
-    if (failed(withIterator(iterator, time, [&]() -> LogicalResult {
-          FailureOr<Value> below = translateBoolExpr(cond.get());
-          if (failed(below))
-            return failure();
-          runs = arith::AndIOp::create(b, loc, *runs, *below).getResult();
-          return success();
-        })))
-      return failure();
-    if (*step != 1) {
-      Value offset = arith::SubIOp::create(b, loc, time, lb);
-      Value rem = arith::RemSIOp::create(
-          b, loc, offset, arith::ConstantIndexOp::create(b, loc, *step));
-      Value aligned =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rem,
-                                arith::ConstantIndexOp::create(b, loc, 0));
-      runs = arith::AndIOp::create(b, loc, *runs, aligned).getResult();
-    }
-  }
-  OpBuilder::InsertionGuard guard(b);
-  auto ifOp = scf::IfOp::create(b, loc, *runs, /*withElseRegion=*/false);
-  b.setInsertionPointToStart(ifOp.thenBlock());
+    return failIsl(isl_ast_node_get_ctx(node));
   return withIterator(iterator, time, [&] { return translate(body.get()); });
 }
 
@@ -1236,8 +1193,7 @@ LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
       if (failed(value))
         return failure();
       hostTime = *value;
-      testHostTime = kernelRoots[k].second;
-      LogicalResult result = translate(kernelRoots[k].first);
+      LogicalResult result = translate(kernelRoots[k]);
       hostTime.reset();
       return result;
     }
@@ -1634,11 +1590,9 @@ struct KernelAst {
   SmallVector<StatementAccesses> statements;
   GeneratedAst ast;
   std::string error;
-  /// Whether every launch of the AST is inside its loop over the time
+  /// Whether every launch of the AST is inside its one loop over the time
   /// tiles, or the phase has one time tile.
   bool timeLoopsCover = false;
-  /// How many loops over the time tiles isl generated.
-  unsigned timeLoops = 0;
 };
 
 /// The loops at schedule depth 0 (the time tiles) in the AST `node`.
@@ -1914,13 +1868,13 @@ LogicalResult mlir::stencil::poly::generateLoops(
           if (failed(buildAst(copy, kernel.statements, /*gpu=*/true, kernel.ast,
                               kernel.error)))
             return failure();
-          // isl drops the loop over a single tile; with several, each
-          // kernel launch must be inside the loop, or the host could not
-          // tell which tile a piece of the AST is for (then the whole tree
-          // is generated at once instead).
-          kernel.timeLoopsCover =
-              singleTile[k] || kernelsInTimeLoops(kernel.ast.root.get());
-          kernel.timeLoops = countTimeLoops(kernel.ast.root.get());
+          // isl drops the loop over a single tile; with several, every
+          // launch must be inside one loop over them, or the host could
+          // not tell which tile a piece of the AST is for (then the whole
+          // tree is generated at once instead).
+          isl_ast_node *root = kernel.ast.root.get();
+          kernel.timeLoopsCover = singleTile[k] || (countTimeLoops(root) == 1 &&
+                                                    kernelsInTimeLoops(root));
           return success();
         });
     if (failed(built)) {
@@ -1974,7 +1928,7 @@ LogicalResult mlir::stencil::poly::generateLoops(
       return failure();
   }
   llvm::DenseMap<isl_id *, unsigned> iteratorDepths;
-  SmallVector<std::pair<isl_ast_node *, bool>> kernelRoots;
+  SmallVector<isl_ast_node *> kernelRoots;
   for (GeneratedAst *ast : {whole.get(), host.get()})
     if (ast)
       iteratorDepths.insert(ast->iteratorDepths.begin(),
@@ -1982,7 +1936,7 @@ LogicalResult mlir::stencil::poly::generateLoops(
   for (const std::unique_ptr<KernelAst> &kernel : kernels) {
     iteratorDepths.insert(kernel->ast.iteratorDepths.begin(),
                           kernel->ast.iteratorDepths.end());
-    kernelRoots.push_back({kernel->ast.root.get(), kernel->timeLoops > 1});
+    kernelRoots.push_back(kernel->ast.root.get());
   }
   isl_ast_node *root = whole ? whole->root.get() : host->root.get();
 
