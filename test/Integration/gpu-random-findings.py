@@ -23,13 +23,19 @@
 # some outer iterations, where the dividend is negative. Translated as an
 # unsigned division, such a bound was near 2^64 / 9 and the kernel hung;
 # it is a floor division now. (A hang ends the test: SIGALRM.)
+#
+# Each also through stencil-opt --mlir-disable-threading, where the code
+# generator builds the AST of the whole tree at once instead of the
+# kernels' ASTs in parallel.
+import os
 import signal
+import stat
 import tempfile
 from pathlib import Path
 
 import numpy as np
 
-from stencil.compiler import compile_file
+from stencil.compiler import compile_file, find_stencil_opt
 from stencil.runtime import StencilLibrary
 
 inputs = Path(__file__).parent / "Inputs"
@@ -54,12 +60,23 @@ def run(path, name, shape, dtype, workdir, passes=(), **options):
     return fields
 
 
-signal.alarm(600)
+signal.alarm(900)
 with tempfile.TemporaryDirectory() as tmp:
+    sequential = Path(tmp) / "stencil-opt-sequential"
+    sequential.write_text(f"#!/bin/sh\nexec {find_stencil_opt()} --mlir-disable-threading \"$@\"\n")
+    sequential.chmod(sequential.stat().st_mode | stat.S_IXUSR)
+    chosen = os.environ.get("STENCIL_OPT")
     for i, (file, name, shape, dtype, tiling, mapping) in enumerate(CASES):
         want = run(inputs / file, name, shape, dtype, f"{tmp}/ref{i}")
-        got = run(inputs / file, name, shape, dtype, f"{tmp}/gpu{i}", (tiling,),
-                  emulate_gpu=True, gpu_options=mapping, race_check=True,
-                  reverse_threads=True)
-        assert all(np.array_equal(a, b) for a, b in zip(want, got)), file
-        print(f"ok {file}")
+        for how in ("parallel", "sequential"):
+            if how == "sequential":
+                os.environ["STENCIL_OPT"] = str(sequential)
+            got = run(inputs / file, name, shape, dtype, f"{tmp}/gpu{i}-{how}", (tiling,),
+                      emulate_gpu=True, gpu_options=mapping, race_check=True,
+                      reverse_threads=True)
+            if chosen is None:
+                os.environ.pop("STENCIL_OPT", None)
+            else:
+                os.environ["STENCIL_OPT"] = chosen
+            assert all(np.array_equal(a, b) for a, b in zip(want, got)), (file, how)
+            print(f"ok {file} ({how} kernel ASTs)")
