@@ -677,17 +677,36 @@ bool usesThreadIds(isl_ast_expr *expr) {
   }
 }
 
+/// The statement a user node calls ("" for other nodes).
+StringRef calledStatement(isl_ast_node *node) {
+  if (isl_ast_node_get_type(node) != isl_ast_node_user)
+    return {};
+  AstExpr call(isl_ast_node_user_get_expr(node));
+  AstExpr callee(call ? isl_ast_expr_op_get_arg(call.get(), 0) : nullptr);
+  Id id(callee ? isl_ast_expr_id_get_id(callee.get()) : nullptr);
+  const char *name = id ? isl_id_get_name(id.get()) : nullptr;
+  // The name lives as long as the id, which the node's expression holds.
+  return name ? StringRef(name) : StringRef();
+}
+
+/// The schedule depth of a loop's iterator (generateLoops' iterator ids
+/// carry it); none for other nodes and for iterators isl names itself.
+std::optional<unsigned> loopDepth(isl_ast_node *node) {
+  if (isl_ast_node_get_type(node) != isl_ast_node_for)
+    return std::nullopt;
+  AstExpr iter(isl_ast_node_for_get_iterator(node));
+  Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
+  auto *depth =
+      id ? static_cast<const unsigned *>(isl_id_get_user(id.get())) : nullptr;
+  return depth ? std::optional<unsigned>(*depth) : std::nullopt;
+}
+
 /// Whether `node` runs a barrier whenever it runs (a barrier, or a block or
 /// mark that holds one outside any condition or loop).
 bool runsBarrier(isl_ast_node *node) {
   switch (isl_ast_node_get_type(node)) {
-  case isl_ast_node_user: {
-    AstExpr call(isl_ast_node_user_get_expr(node));
-    AstExpr callee(call ? isl_ast_expr_op_get_arg(call.get(), 0) : nullptr);
-    Id id(callee ? isl_ast_expr_id_get_id(callee.get()) : nullptr);
-    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
-    return name && isBarrierStatement(name);
-  }
+  case isl_ast_node_user:
+    return isBarrierStatement(calledStatement(node));
   case isl_ast_node_block: {
     AstNodeList children(isl_ast_node_block_get_children(node));
     for (isl_size i = 0, e = isl_ast_node_list_n_ast_node(children.get());
@@ -742,27 +761,15 @@ bool barrierUnderThreadIds(isl_ast_node *node, bool guarded) {
   }
   case isl_ast_node_mark:
     return below(isl_ast_node_mark_get_node(node), guarded);
-  case isl_ast_node_user: {
-    if (!guarded)
-      return false;
-    AstExpr call(isl_ast_node_user_get_expr(node));
-    AstExpr callee(call ? isl_ast_expr_op_get_arg(call.get(), 0) : nullptr);
-    Id id(callee ? isl_ast_expr_id_get_id(callee.get()) : nullptr);
-    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
-    return name && isBarrierStatement(name);
-  }
+  case isl_ast_node_user:
+    return guarded && isBarrierStatement(calledStatement(node));
   default:
     return false;
   }
 }
 
 bool AstTranslator::isBlockLoop(isl_ast_node *node) const {
-  if (isl_ast_node_get_type(node) != isl_ast_node_for)
-    return false;
-  AstExpr iter(isl_ast_node_for_get_iterator(node));
-  Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
-  auto it = id ? iteratorDepths.find(id.get()) : iteratorDepths.end();
-  return it != iteratorDepths.end() && it->second == *pendingKernelDepth;
+  return loopDepth(node) == pendingKernelDepth;
 }
 
 bool AstTranslator::holdsBlockLoop(isl_ast_node *node) const {
@@ -793,14 +800,7 @@ LogicalResult AstTranslator::translate(isl_ast_node *node) {
   // (isl emitted none for the band member) runs on the blocks of y = 0.
   if (gridYDepth && inKernel && type != isl_ast_node_if &&
       type != isl_ast_node_block && type != isl_ast_node_mark) {
-    bool isYLoop = false;
-    if (type == isl_ast_node_for) {
-      AstExpr iter(isl_ast_node_for_get_iterator(node));
-      Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
-      auto it = id ? iteratorDepths.find(id.get()) : iteratorDepths.end();
-      isYLoop = it != iteratorDepths.end() && it->second == *gridYDepth;
-    }
-    if (!isYLoop) {
+    if (loopDepth(node) != gridYDepth) {
       OpBuilder::InsertionGuard guard(b);
       Value first = arith::CmpIOp::create(
           b, loc, arith::CmpIPredicate::eq, blockIdY,
@@ -1177,16 +1177,12 @@ AstTranslator::gridYLoop(Value count,
 LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
   isl_ctx *ctx = isl_ast_node_get_ctx(node);
   if (!kernelRoots.empty()) {
-    AstExpr call(isl_ast_node_user_get_expr(node));
-    AstExpr callee(call ? isl_ast_expr_op_get_arg(call.get(), 0) : nullptr);
-    Id id(callee ? isl_ast_expr_id_get_id(callee.get()) : nullptr);
-    StringRef name = id && isl_id_get_name(id.get())
-                         ? StringRef(isl_id_get_name(id.get()))
-                         : StringRef();
+    StringRef name = calledStatement(node);
     unsigned k;
     if (name.consume_front(kHostKernelPrefix) && !name.getAsInteger(10, k) &&
         k < kernelRoots.size()) {
-      AstExpr time(isl_ast_expr_op_get_arg(call.get(), 1));
+      AstExpr call(isl_ast_node_user_get_expr(node));
+      AstExpr time(call ? isl_ast_expr_op_get_arg(call.get(), 1) : nullptr);
       if (!time)
         return failIsl(ctx);
       FailureOr<Value> value = translateIndexExpr(time.get());
@@ -1599,13 +1595,7 @@ struct KernelAst {
 unsigned countTimeLoops(isl_ast_node *node) {
   unsigned count = 0;
   auto visit = [](isl_ast_node *n, void *user) -> isl_bool {
-    if (isl_ast_node_get_type(n) != isl_ast_node_for)
-      return isl_bool_true;
-    AstExpr iter(isl_ast_node_for_get_iterator(n));
-    Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
-    auto *depth =
-        id ? static_cast<const unsigned *>(isl_id_get_user(id.get())) : nullptr;
-    if (depth && *depth == 0)
+    if (loopDepth(n) == 0u)
       ++*static_cast<unsigned *>(user);
     return isl_bool_true;
   };
@@ -1621,13 +1611,8 @@ bool kernelsInTimeLoops(isl_ast_node *node) {
     return owned && kernelsInTimeLoops(owned.get());
   };
   switch (isl_ast_node_get_type(node)) {
-  case isl_ast_node_for: {
-    AstExpr iter(isl_ast_node_for_get_iterator(node));
-    Id id(iter ? isl_ast_expr_id_get_id(iter.get()) : nullptr);
-    auto *depth =
-        id ? static_cast<const unsigned *>(isl_id_get_user(id.get())) : nullptr;
-    return (depth && *depth == 0) || below(isl_ast_node_for_get_body(node));
-  }
+  case isl_ast_node_for:
+    return loopDepth(node) == 0u || below(isl_ast_node_for_get_body(node));
   case isl_ast_node_if:
     return below(isl_ast_node_if_get_then_node(node)) &&
            (isl_ast_node_if_has_else_node(node) != isl_bool_true ||
