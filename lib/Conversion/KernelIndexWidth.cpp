@@ -225,7 +225,8 @@ struct KernelIndexWidth final
   void runOnOperation() override {
     ModuleOp module = getOperation();
     if (indexBitwidth != 0 && indexBitwidth != 32 && indexBitwidth != 64) {
-      module.emitError("index-bitwidth must be 32, 64 or 0 (automatic), not ")
+      mlir::emitError(module.getLoc(),
+                      "index-bitwidth must be 32, 64 or 0 (automatic), not ")
           << unsigned(indexBitwidth);
       return signalPassFailure();
     }

@@ -73,8 +73,9 @@ struct KernelLaunchBounds final
 
   void runOnOperation() override {
     if (blocksPerSM < 1) {
-      getOperation().emitError("stencil-kernel-launch-bounds: blocks-per-sm "
-                               "must be at least 1");
+      mlir::emitError(getOperation().getLoc(),
+                      "stencil-kernel-launch-bounds: blocks-per-sm "
+                      "must be at least 1");
       return signalPassFailure();
     }
     // Outside the device table only one block per SM is known to fit.

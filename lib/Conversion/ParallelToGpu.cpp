@@ -82,18 +82,19 @@ private:
 LogicalResult ParallelToGpu::checkBlockSizes() {
   ModuleOp module = getOperation();
   if (blockSizes.size() > 3)
-    return module.emitError("block-sizes takes at most 3 entries (x, y, z), "
-                            "got ")
+    return mlir::emitError(module.getLoc(),
+                           "block-sizes takes at most 3 entries (x, y, z), "
+                           "got ")
            << blockSizes.size();
   int64_t total = 1;
   for (auto [d, size] : llvm::enumerate(blockSizes)) {
     if (size <= 0 || size > kMaxBlock[d])
-      return module.emitError("block-sizes entry ")
+      return mlir::emitError(module.getLoc(), "block-sizes entry ")
              << d << " is " << size << "; CUDA allows 1 to " << kMaxBlock[d];
     total *= size;
   }
   if (total > kMaxThreads)
-    return module.emitError("block-sizes give ")
+    return mlir::emitError(module.getLoc(), "block-sizes give ")
            << total << " threads per block; CUDA allows at most "
            << kMaxThreads;
   return success();

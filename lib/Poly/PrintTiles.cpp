@@ -65,7 +65,8 @@ struct PolyPrintTilesPass
     std::error_code ec;
     llvm::raw_fd_ostream os(output, ec, llvm::sys::fs::OF_Text);
     if (ec) {
-      getOperation().emitError("poly-print-tiles: cannot write '")
+      mlir::emitError(getOperation().getLoc(),
+                      "poly-print-tiles: cannot write '")
           << output << "': " << ec.message();
       return signalPassFailure();
     }

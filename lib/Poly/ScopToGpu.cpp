@@ -187,18 +187,20 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
 
   void runOnOperation() override {
     if (threads.size() > 3) {
-      getOperation().emitError("poly-to-gpu: threads takes at most 3 sizes "
-                               "(x, y, z), got ")
+      mlir::emitError(getOperation().getLoc(),
+                      "poly-to-gpu: threads takes at most 3 sizes "
+                      "(x, y, z), got ")
           << threads.size();
       return signalPassFailure();
     }
     if (maxBlocks < 1) {
-      getOperation().emitError("poly-to-gpu: max-blocks must be positive");
+      mlir::emitError(getOperation().getLoc(),
+                      "poly-to-gpu: max-blocks must be positive");
       return signalPassFailure();
     }
     if (unrollBudget < 0) {
-      getOperation().emitError(
-          "poly-to-gpu: unroll-budget must not be negative, got ")
+      mlir::emitError(getOperation().getLoc(),
+                      "poly-to-gpu: unroll-budget must not be negative, got ")
           << static_cast<int64_t>(unrollBudget);
       return signalPassFailure();
     }
@@ -210,34 +212,38 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
                     .Default(std::nullopt);
     autoPromotion = promote == "auto";
     if (!promotion) {
-      getOperation().emitError("poly-to-gpu: promote must be none, copy, "
-                               "interleaved or auto, got '")
+      mlir::emitError(getOperation().getLoc(),
+                      "poly-to-gpu: promote must be none, copy, "
+                      "interleaved or auto, got '")
           << promote << "'";
       return signalPassFailure();
     }
     if (interTileReuse != "auto" && interTileReuse != "true" &&
         interTileReuse != "false") {
-      getOperation().emitError("poly-to-gpu: inter-tile-reuse must be true, "
-                               "false or auto, got '")
+      mlir::emitError(getOperation().getLoc(),
+                      "poly-to-gpu: inter-tile-reuse must be true, "
+                      "false or auto, got '")
           << interTileReuse << "'";
       return signalPassFailure();
     }
     if (threadPoints != "blocked" && threadPoints != "cyclic") {
-      getOperation().emitError("poly-to-gpu: thread-points must be blocked "
-                               "or cyclic, got '")
+      mlir::emitError(getOperation().getLoc(),
+                      "poly-to-gpu: thread-points must be blocked "
+                      "or cyclic, got '")
           << threadPoints << "'";
       return signalPassFailure();
     }
     if (sharedBudget < 0) {
-      getOperation().emitError("poly-to-gpu: shared-budget must not be "
-                               "negative");
+      mlir::emitError(getOperation().getLoc(),
+                      "poly-to-gpu: shared-budget must not be "
+                      "negative");
       return signalPassFailure();
     }
     // Past the static 48 KiB, kernels use dynamic shared memory
     // (stencil-kernel-dynamic-shared), up to the chip's opt-in maximum.
     if (const stencil::GpuDevice *device = stencil::lookupGpuDevice(chip);
         device && sharedBudget > device->maxSharedPerBlockOptIn) {
-      getOperation().emitError("poly-to-gpu: shared-budget ")
+      mlir::emitError(getOperation().getLoc(), "poly-to-gpu: shared-budget ")
           << sharedBudget.getValue() << " exceeds the "
           << device->maxSharedPerBlockOptIn
           << " bytes of shared memory a block of " << chip << " can have";
