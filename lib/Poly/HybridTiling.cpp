@@ -898,17 +898,13 @@ mlir::stencil::poly::dependenceDistanceBoxes(isl::union_map canonical,
   }
 }
 
-bool mlir::stencil::poly::hybridTilingIsLegal(
-    const std::optional<isl::set> &distanceBoxes, const DependenceCone &cone,
-    const HybridTilingOptions &options) {
-  if (!distanceBoxes || checkTileSizes(cone, options))
-    return false;
+bool mlir::stencil::poly::hybridTilingIsLegalFrom(
+    const isl::set &distanceBoxes, const DependenceCone &cone,
+    const HybridTilingOptions &options, unsigned a) {
   try {
-    if (distanceBoxes->is_empty())
-      return true;
-    isl::ctx ctx = distanceBoxes->ctx();
+    isl::ctx ctx = distanceBoxes.ctx();
     unsigned n = cone.upper.size();
-    isl::map shift = distanceBoxes->translation();
+    isl::map shift = distanceBoxes.translation();
     HybridTiler tiler(ctx, cone, options);
     // Pairs (x, x + d) as points of the wrapped space [P -> P]: the tile
     // keys are evaluated on each side by pullback, never composed with the
@@ -923,39 +919,45 @@ bool mlir::stencil::poly::hybridTilingIsLegal(
           isl_multi_aff_pullback_multi_aff(f.release(), side.copy()));
     };
     isl::set phase[2] = {tiler.phase(0), tiler.phase(1)};
-    for (unsigned a = 0; a < 2; ++a) {
-      for (unsigned b = 0; b < 2; ++b) {
-        isl::set pairs =
-            shift.intersect_domain(phase[a]).intersect_range(phase[b]).wrap();
-        // The target must come strictly later: no pair whose target's key
-        // is lexicographically at most its source's.
-        isl::set late = isl::manage(isl_multi_aff_lex_le_set(
-            pullback(tileOrderKey(tiler, ctx, n, b), target).release(),
-            pullback(tileOrderKey(tiler, ctx, n, a), source).release()));
-        if (!pairs.intersect(late).is_empty())
-          return false;
-      }
-      // The hexagonal tiles of one (T, phase) run in parallel: a dependence
-      // stays within one of them.
+    for (unsigned b = 0; b < 2; ++b) {
       isl::set pairs =
-          shift.intersect_domain(phase[a]).intersect_range(phase[a]).wrap();
-      auto onSide = [](isl::aff f, const isl::multi_aff &side) {
-        return isl::manage(
-            isl_aff_pullback_multi_aff(f.release(), side.copy()));
-      };
-      isl::aff time = tiler.timeTile(a).get_at(0);
-      isl::aff hex = tiler.spaceTiles(a).get_at(0);
-      isl::set sameTime = isl::manage(isl_aff_eq_set(
-          onSide(time, source).release(), onSide(time, target).release()));
-      isl::set otherHex = isl::manage(isl_aff_ne_set(
-          onSide(hex, source).release(), onSide(hex, target).release()));
-      if (!pairs.intersect(sameTime).intersect(otherHex).is_empty())
+          shift.intersect_domain(phase[a]).intersect_range(phase[b]).wrap();
+      // The target must come strictly later: no pair whose target's key
+      // is lexicographically at most its source's.
+      isl::set late = isl::manage(isl_multi_aff_lex_le_set(
+          pullback(tileOrderKey(tiler, ctx, n, b), target).release(),
+          pullback(tileOrderKey(tiler, ctx, n, a), source).release()));
+      if (!pairs.intersect(late).is_empty())
         return false;
     }
-    return true;
+    // The hexagonal tiles of one (T, phase) run in parallel: a dependence
+    // stays within one of them.
+    isl::set pairs =
+        shift.intersect_domain(phase[a]).intersect_range(phase[a]).wrap();
+    auto onSide = [](isl::aff f, const isl::multi_aff &side) {
+      return isl::manage(isl_aff_pullback_multi_aff(f.release(), side.copy()));
+    };
+    isl::aff time = tiler.timeTile(a).get_at(0);
+    isl::aff hex = tiler.spaceTiles(a).get_at(0);
+    isl::set sameTime = isl::manage(isl_aff_eq_set(
+        onSide(time, source).release(), onSide(time, target).release()));
+    isl::set otherHex = isl::manage(isl_aff_ne_set(
+        onSide(hex, source).release(), onSide(hex, target).release()));
+    return pairs.intersect(sameTime).intersect(otherHex).is_empty();
   } catch (const isl::exception &) {
     return false;
   }
+}
+
+bool mlir::stencil::poly::hybridTilingIsLegal(
+    const std::optional<isl::set> &distanceBoxes, const DependenceCone &cone,
+    const HybridTilingOptions &options) {
+  if (!distanceBoxes || checkTileSizes(cone, options))
+    return false;
+  if (distanceBoxes->is_empty())
+    return true;
+  return hybridTilingIsLegalFrom(*distanceBoxes, cone, options, 0) &&
+         hybridTilingIsLegalFrom(*distanceBoxes, cone, options, 1);
 }
 
 bool mlir::stencil::poly::hybridTilingIsLegal(

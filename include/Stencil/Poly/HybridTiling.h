@@ -198,6 +198,14 @@ std::optional<isl::set> dependenceDistanceBoxes(isl::union_map canonical,
 bool hybridTilingIsLegal(const std::optional<isl::set> &distanceBoxes,
                          const DependenceCone &cone,
                          const HybridTilingOptions &options);
+/// The part of that proof for the dependences whose source is in phase
+/// `a` (0 or 1) of the hexagonal tiles: the proof is this for both phases,
+/// two independent tests that may run in parallel (each in its own isl
+/// context; the sizes must have passed checkTileSizes and `distanceBoxes`
+/// must not be empty).
+bool hybridTilingIsLegalFrom(const isl::set &distanceBoxes,
+                             const DependenceCone &cone,
+                             const HybridTilingOptions &options, unsigned a);
 /// The same for the dependences `deps` of a program with schedule
 /// `canonical`.
 bool hybridTilingIsLegal(isl::union_map canonical, const DependenceCone &cone,
