@@ -471,36 +471,92 @@ LogicalResult StencilLowering::lowerApply(ApplyOp op) {
 LogicalResult StencilLowering::ApplyLoops::emit(OpBuilder &b,
                                                 ArrayRef<int64_t> boxLb,
                                                 ArrayRef<int64_t> boxUb) const {
-  IRMapping bodyMapping = mapping;
+  // When an extent is not a multiple of its unroll factor, the last block of
+  // points sticks out: a point of the unroll box is computed only where it
+  // is inside the bounds, and only the body operations its results need run
+  // there (ApplyOp::getUnrollPointUses), so nothing past the operands'
+  // points is read.
+  SmallVector<int64_t> remainder(rank);
+  for (unsigned d = 0; d < rank; ++d)
+    remainder[d] =
+        ub[d] > lb[d]
+            ? ub[d] - lb[d] - (ub[d] - lb[d] - 1) / unroll[d] * unroll[d]
+            : unroll[d];
+  // Points inside the bounds at every base point.
+  SmallVector<bool> always(factor);
+  for (unsigned p = 0; p < factor; ++p) {
+    SmallVector<int64_t> off = op.getUnrollPointOffset(p);
+    always[p] = llvm::all_of(llvm::seq(0u, rank),
+                             [&](unsigned d) { return off[d] < remainder[d]; });
+  }
+  bool sticksOut = !llvm::all_of(always, [](bool a) { return a; });
+  DenseMap<Operation *, llvm::BitVector> uses;
+  if (sticksOut)
+    uses = op.getUnrollPointUses();
+  // Operations of the points always inside, and those no result needs.
+  auto unguarded = [&](Operation *o) {
+    auto it = uses.find(o);
+    return it == uses.end() ||
+           llvm::any_of(it->second.set_bits(),
+                        [&](unsigned p) { return always[p]; });
+  };
   LogicalResult status = success();
-  lowering.buildLoops(b, op.getLoc(), boxLb, boxUb, unroll,
-                      [&](OpBuilder &nb, Location l, ValueRange point) {
-                        // The body, with accesses turned into loads of the
-                        // operands' storage.
-                        FailureOr<SmallVector<Value>> returned =
-                            cloneApplyBody(nb, op, bodyMapping,
-                                           [&](OpBuilder &ob, Operation *o) {
-                                             return read(ob, o, point);
-                                           });
-                        if (failed(returned)) {
-                          status = failure();
-                          return;
-                        }
-                        // Result r of unrolled point p is return operand r *
-                        // factor + p; the points of the unroll box are numbered
-                        // in row-major order.
-                        for (auto [i, value] : llvm::enumerate(*returned)) {
-                          unsigned r = i / factor, p = i % factor;
-                          if (!value)
-                            continue;
-                          SmallVector<int64_t> off(rank);
-                          for (int d = rank - 1; d >= 0; --d) {
-                            off[d] = p % unroll[d];
-                            p /= unroll[d];
-                          }
-                          write(nb, l, r, off, value, point);
-                        }
-                      });
+  lowering.buildLoops(
+      b, op.getLoc(), boxLb, boxUb, unroll,
+      [&](OpBuilder &nb, Location l, ValueRange point) {
+        // The body, with accesses turned into loads of the operands'
+        // storage. Result r of unrolled point p is return operand r *
+        // factor + p; the points of the unroll box are numbered in
+        // row-major order.
+        auto readAt = [&](OpBuilder &ob, Operation *o) {
+          return read(ob, o, point);
+        };
+        auto writePoint = [&](OpBuilder &wb, ArrayRef<Value> returned,
+                              unsigned p) {
+          for (unsigned r = 0, e = returned.size() / factor; r < e; ++r)
+            if (Value value = returned[r * factor + p])
+              write(wb, l, r, op.getUnrollPointOffset(p), value, point);
+        };
+        IRMapping bodyMapping = mapping;
+        FailureOr<SmallVector<Value>> returned = cloneApplyBody(
+            nb, op, bodyMapping, readAt,
+            sticksOut ? function_ref<bool(Operation *)>(unguarded) : nullptr);
+        if (failed(returned)) {
+          status = failure();
+          return;
+        }
+        for (unsigned p = 0; p < factor; ++p)
+          if (always[p])
+            writePoint(nb, *returned, p);
+        for (unsigned p = 0; p < factor; ++p) {
+          if (always[p])
+            continue;
+          SmallVector<int64_t> off = op.getUnrollPointOffset(p);
+          Value inside;
+          for (unsigned d = 0; d < rank; ++d) {
+            if (off[d] < remainder[d])
+              continue;
+            Value cmp = arith::CmpIOp::create(
+                nb, l, arith::CmpIPredicate::slt,
+                lowering.addConst(nb, l, point[d], off[d]),
+                lowering.constant(nb, l, ub[d]));
+            inside = inside ? arith::AndIOp::create(nb, l, inside, cmp) : cmp;
+          }
+          OpBuilder ib = OpBuilder::atBlockBegin(
+              &scf::IfOp::create(nb, l, inside).getThenRegion().front());
+          IRMapping pointMapping = bodyMapping;
+          FailureOr<SmallVector<Value>> guarded =
+              cloneApplyBody(ib, op, pointMapping, readAt, [&](Operation *o) {
+                auto it = uses.find(o);
+                return !unguarded(o) && it->second.test(p);
+              });
+          if (failed(guarded)) {
+            status = failure();
+            return;
+          }
+          writePoint(ib, *guarded, p);
+        }
+      });
   return status;
 }
 
@@ -535,24 +591,7 @@ Value StencilLowering::ApplyLoops::read(OpBuilder &b, Operation *o,
 void StencilLowering::ApplyLoops::write(OpBuilder &nb, Location l, unsigned r,
                                         ArrayRef<int64_t> off, Value value,
                                         ValueRange point) const {
-  // When the extent is not a multiple of the unroll factor, the last block
-  // of points sticks out: its points beyond ub are not stored (shape
-  // inference gave the operands the points the body reads).
-  Value inBounds;
-  for (unsigned d = 0; d < rank; ++d) {
-    if (off[d] == 0 || (ub[d] - lb[d]) % unroll[d] == 0)
-      continue;
-    Value inside =
-        arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                              lowering.addConst(nb, l, point[d], off[d]),
-                              lowering.constant(nb, l, ub[d]));
-    inBounds =
-        inBounds ? arith::AndIOp::create(nb, l, inBounds, inside) : inside;
-  }
   OpBuilder::InsertionGuard guard(nb);
-  if (inBounds)
-    nb.setInsertionPointToStart(
-        &scf::IfOp::create(nb, l, inBounds).getThenRegion().front());
   // Marked as an update of the computation (the emulation's profile counts
   // them).
   auto &[field, box] = alsoOutputs[r];

@@ -17,13 +17,17 @@ static void printStoreBounds(OpAsmPrinter &p, Operation *, BoundsAttr bounds);
 
 FailureOr<SmallVector<Value>> mlir::stencil::cloneApplyBody(
     OpBuilder &b, ApplyOp apply, IRMapping &mapping,
-    function_ref<Value(OpBuilder &, Operation *)> rewrite) {
+    function_ref<Value(OpBuilder &, Operation *)> rewrite,
+    function_ref<bool(Operation *)> include) {
   Block *block = b.getInsertionBlock();
   Block::iterator first = b.getInsertionPoint();
   bool atStart = first == block->begin();
   Operation *before = atStart ? nullptr : &*std::prev(first);
-  for (Operation &inner : apply.getBody()->without_terminator())
-    b.clone(inner, mapping);
+  Block *body = apply.getBody();
+  auto included = [&](Operation *op) { return !include || include(op); };
+  for (Operation &inner : body->without_terminator())
+    if (included(&inner))
+      b.clone(inner, mapping);
   // The cloned ops, wherever nested (accesses may sit inside scf.if).
   SmallVector<Operation *> stencilOps;
   for (auto it = atStart ? block->begin() : std::next(before->getIterator());
@@ -59,19 +63,39 @@ FailureOr<SmallVector<Value>> mlir::stencil::cloneApplyBody(
       resolved[result.getRes()] = Value();
     }
   }
+  SmallVector<Value> returned;
+  for (Value v : apply.getReturnOp().getArg()) {
+    Operation *def = v.getDefiningOp();
+    if (def && (def = body->findAncestorOpInBlock(*def)) && !included(def)) {
+      returned.push_back(Value());
+      continue;
+    }
+    Value value = mapping.lookupOrDefault(v);
+    if (auto it = resolved.find(value); it != resolved.end())
+      value = it->second;
+    returned.push_back(value);
+  }
+  // For later calls: the body's replaced ops stand for their replacements.
+  for (Operation &inner : body->without_terminator())
+    if (included(&inner))
+      inner.walk([&](Operation *o) {
+        if (!isa<AccessOp, DynAccessOp, IndexOp, StoreResultOp>(o))
+          return;
+        Value original = o->getResult(0);
+        auto it = resolved.find(mapping.lookupOrNull(original));
+        if (it == resolved.end())
+          return;
+        if (it->second)
+          mapping.map(original, it->second);
+        else
+          mapping.erase(original);
+      });
   for (Operation *o : llvm::reverse(stencilOps)) {
     o->dropAllUses();
     o->erase();
   }
   if (failed(status))
     return failure();
-  SmallVector<Value> returned;
-  for (Value v : apply.getReturnOp().getArg()) {
-    Value value = mapping.lookupOrDefault(v);
-    if (auto it = resolved.find(value); it != resolved.end())
-      value = it->second;
-    returned.push_back(value);
-  }
   return returned;
 }
 
@@ -408,6 +432,80 @@ SmallVector<int64_t> ApplyOp::getUnrollFactors() {
   return factors;
 }
 
+SmallVector<int64_t> ApplyOp::getUnrollPointOffset(unsigned p) {
+  SmallVector<int64_t> factors = getUnrollFactors();
+  SmallVector<int64_t> offset(factors.size());
+  for (int d = int(factors.size()) - 1; d >= 0; --d) {
+    offset[d] = p % factors[d];
+    p /= factors[d];
+  }
+  return offset;
+}
+
+DenseMap<Operation *, llvm::BitVector> ApplyOp::getUnrollPointUses() {
+  DenseMap<Operation *, llvm::BitVector> uses;
+  ReturnOp ret = getReturnOp();
+  if (!ret)
+    return uses;
+  Block *body = getBody();
+  unsigned factor = ret.getUnrollFactor();
+  SmallVector<std::pair<Operation *, unsigned>> worklist;
+  auto need = [&](Value value, unsigned p) {
+    Operation *def = value.getDefiningOp();
+    if (!def || !(def = body->findAncestorOpInBlock(*def)))
+      return;
+    llvm::BitVector &points = uses[def];
+    if (points.empty())
+      points.resize(factor);
+    if (points.test(p))
+      return;
+    points.set(p);
+    worklist.push_back({def, p});
+  };
+  for (auto [i, value] : llvm::enumerate(ret.getArg()))
+    need(value, i % factor);
+  while (!worklist.empty()) {
+    auto [op, p] = worklist.pop_back_val();
+    // Operands of the op and of what is nested in it, defined outside it.
+    op->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && !op->isAncestor(def))
+          need(operand, p);
+    });
+  }
+  return uses;
+}
+
+std::optional<SmallVector<int64_t>> ApplyOp::getBaseUpperBounds(
+    Operation *op, const DenseMap<Operation *, llvm::BitVector> &uses) {
+  BoundsAttr iter = getIterationBounds();
+  SmallVector<int64_t> factors = getUnrollFactors();
+  SmallVector<unsigned> points;
+  if (auto it = uses.find(op); it != uses.end())
+    llvm::append_range(points, it->second.set_bits());
+  else
+    points.push_back(0);
+  std::optional<SmallVector<int64_t>> bound;
+  for (unsigned p : points) {
+    SmallVector<int64_t> offset = getUnrollPointOffset(p);
+    SmallVector<int64_t> last(factors.size());
+    bool runs = true;
+    for (unsigned d = 0; d < factors.size() && runs; ++d) {
+      int64_t lb = iter.getLb()[d], highest = iter.getUb()[d] - 1 - offset[d];
+      runs = highest >= lb;
+      last[d] = lb + (highest - lb) / factors[d] * factors[d];
+    }
+    if (!runs)
+      continue;
+    if (!bound)
+      bound = SmallVector<int64_t>(factors.size(), INT64_MIN);
+    for (unsigned d = 0; d < factors.size(); ++d)
+      (*bound)[d] = std::max((*bound)[d], last[d] + 1);
+  }
+  return bound;
+}
+
 ParseResult ApplyOp::parse(OpAsmParser &parser, OperationState &result) {
   SmallVector<OpAsmParser::Argument> regionArgs;
   SmallVector<OpAsmParser::UnresolvedOperand> operands;
@@ -601,7 +699,7 @@ LogicalResult ApplyOp::verifyRegions() {
   for (auto [l, u] : llvm::zip(iter.getLb(), iter.getUb()))
     if (l >= u)
       return success();
-  SmallVector<int64_t> unroll = getUnrollFactors();
+  DenseMap<Operation *, llvm::BitVector> uses = getUnrollPointUses();
   WalkResult walk = body->walk([&](AccessOp access) -> WalkResult {
     auto arg = dyn_cast<BlockArgument>(access.getTemp());
     if (!arg || arg.getOwner() != body)
@@ -609,13 +707,17 @@ LogicalResult ApplyOp::verifyRegions() {
     BoundsAttr argBounds = getBoundsOf(arg.getType());
     if (!argBounds)
       return WalkResult::advance();
+    std::optional<SmallVector<int64_t>> bases =
+        getBaseUpperBounds(body->findAncestorOpInBlock(*access), uses);
+    if (!bases)
+      return WalkResult::advance();
     SmallVector<int64_t> off = access.getApplyOffset(rank);
     SmallVector<int64_t> dims = access.getOperandDims(rank);
     for (unsigned d = 0; d < rank; ++d) {
       if (dims[d] < 0)
         continue;
       int64_t lo = iter.getLb()[d] + off[d];
-      int64_t hi = iter.getUb()[d] - unroll[d] + 1 + off[d];
+      int64_t hi = (*bases)[d] + off[d];
       if (lo < argBounds.getLb()[dims[d]] || hi > argBounds.getUb()[dims[d]]) {
         InFlightDiagnostic diag = access.emitOpError("reads ")
             << lo << " to " << hi << " in dimension " << d

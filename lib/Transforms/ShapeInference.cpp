@@ -93,17 +93,26 @@ LogicalResult collectApplyNeeds(ApplyOp apply, unsigned operandIndex,
   unsigned rank = apply.getRank();
   // Accesses are relative to the point the body is evaluated at. With
   // `unroll <[u0, ...]>` the body computes a block of points per evaluation,
-  // at base points lb + k * u (k >= 0, base < ub): the last base point is
-  // what bounds the reads, not ub - 1.
-  SmallVector<int64_t> lb(iter.getLb()), ub(iter.getUb());
-  if (ReturnOp ret = apply.getReturnOp())
-    if (IndexAttr unroll = ret.getUnrollAttr())
-      for (unsigned d = 0; d < rank && d < unroll.size(); ++d)
-        if (unroll[d] > 1 && ub[d] > lb[d])
-          ub[d] = lb[d] + (ub[d] - lb[d] - 1) / unroll[d] * unroll[d] + 1;
+  // at base points lb + k * u: the last base point at which the access's
+  // operation runs (some point of the block that needs it is inside the
+  // bounds) is what bounds the reads, not ub - 1.
+  // (An empty box keeps its bounds: its operands get empty boxes.)
+  SmallVector<int64_t> lb(iter.getLb());
+  bool empty =
+      llvm::any_of(llvm::zip(iter.getLb(), iter.getUb()), [](auto bounds) {
+        return std::get<0>(bounds) >= std::get<1>(bounds);
+      });
+  DenseMap<Operation *, llvm::BitVector> pointUses = apply.getUnrollPointUses();
   BlockArgument arg = apply.getBodyArg(operandIndex);
   for (OpOperand &use : arg.getUses()) {
     Operation *user = use.getOwner();
+    std::optional<SmallVector<int64_t>> bases =
+        empty ? SmallVector<int64_t>(iter.getUb())
+              : apply.getBaseUpperBounds(
+                    apply.getBody()->findAncestorOpInBlock(*user), pointUses);
+    if (!bases)
+      continue; // its operation never runs
+    SmallVector<int64_t> ub = std::move(*bases);
     if (auto access = dyn_cast<AccessOp>(user)) {
       SmallVector<int64_t> off = access.getApplyOffset(rank);
       SmallVector<int64_t> dims = access.getOperandDims(rank);

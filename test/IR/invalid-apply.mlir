@@ -191,6 +191,34 @@ func.func @access_unrolled(%t: !stencil.temp<[0,8]x[0,9]xf64>) {
   func.return
 }
 
+// -----
+
+// Unrolled by 2 on [0,5): the last block (base 4) sticks out, its point 4
+// is computed there, so the access point 4's result needs reads at base 4.
+func.func @access_unrolled_remainder(%t: !stencil.temp<[0,6]xf64>) {
+  // expected-note @+1 {{in this stencil.apply}}
+  %r = stencil.apply(%a = %t : !stencil.temp<[0,6]xf64>) -> (!stencil.temp<[0,5]xf64>) {
+    // expected-error @+1 {{'stencil.access' op reads 2 to 7 in dimension 0}}
+    %x = stencil.access %a[2] : !stencil.temp<[0,6]xf64>
+    %y = stencil.access %a[1] : !stencil.temp<[0,6]xf64>
+    stencil.return %x, %y unroll <[2]> : f64, f64
+  }
+  func.return
+}
+
+// -----
+
+// The same reads for the block's second point stop at base 2: its point 5
+// at base 4 is outside [0,5) and is not computed.
+func.func @access_unrolled_remainder_second(%t: !stencil.temp<[0,6]xf64>) {
+  %r = stencil.apply(%a = %t : !stencil.temp<[0,6]xf64>) -> (!stencil.temp<[0,5]xf64>) {
+    %x = stencil.access %a[1] : !stencil.temp<[0,6]xf64>
+    %y = stencil.access %a[3] : !stencil.temp<[0,6]xf64>
+    stencil.return %x, %y unroll <[2]> : f64, f64
+  }
+  func.return
+}
+
 //===----------------------------------------------------------------------===//
 // access
 //===----------------------------------------------------------------------===//

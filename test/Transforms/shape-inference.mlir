@@ -393,9 +393,11 @@ func.func @unrolled(%g: !stencil.field<[0,4]x[-1,9]xf64>, %o: !stencil.field<[0,
 }
 
 // An extent that is not a multiple of the unroll factor: base points 0, 3, 6
-// on [0,7), so x[2] reads up to 9.
+// on [0,7). At base 6 only point 6 is inside, so only the access its
+// result needs (x[0]) runs there: the reads stop at 6, as without unroll
+// (x[2], for point base + 2, runs at bases 0 and 3 only).
 // CHECK-LABEL: func.func @unrolled_remainder
-// CHECK:         stencil.load %{{.*}} -> !stencil.temp<[0,9]xf64>
+// CHECK:         stencil.load %{{.*}} -> !stencil.temp<[0,7]xf64>
 // CHECK:         stencil.apply({{.*}}) -> (!stencil.temp<[0,7]xf64>)
 func.func @unrolled_remainder(%in : !stencil.field<[-4,24]xf64>, %out : !stencil.field<[-4,24]xf64>) {
   %t = stencil.load %in : !stencil.field<[-4,24]xf64> -> !stencil.temp<?xf64>

@@ -12,6 +12,8 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
 
 #define GET_OP_CLASSES
 #include "Stencil/IR/StencilOps.h.inc"
@@ -34,9 +36,15 @@ llvm::DenseSet<Operation *> findUnneededTempOps(Block &block);
 /// it), and every stencil.store_result by its value. Returns the values of
 /// the return operands: null for an empty store_result (the point is left
 /// unwritten), which is an error when it is nested in a region.
+///
+/// With `include`, only the top-level ops of the body it accepts are cloned;
+/// the values they use from the others must be in `mapping` from an earlier
+/// call (`mapping` maps the results of replaced ops to their replacements),
+/// and the return operands they do not define come back null.
 FailureOr<SmallVector<Value>>
 cloneApplyBody(OpBuilder &b, ApplyOp apply, IRMapping &mapping,
-               function_ref<Value(OpBuilder &, Operation *)> rewrite);
+               function_ref<Value(OpBuilder &, Operation *)> rewrite,
+               function_ref<bool(Operation *)> include = nullptr);
 
 } // namespace mlir::stencil
 

@@ -219,9 +219,28 @@ def Stencil_ApplyOp : Stencil_Op<"apply", [
     ::mlir::Block *getBody() { return &getRegion().front(); }
     ::mlir::stencil::ReturnOp getReturnOp();
     /// The unroll factor of every dimension (1 without `unroll`). An
-    /// unrolled apply runs its body at every u-th point of its bounds, so an
-    /// access at offset o reads points lb + o to ub - u + 1 + o.
+    /// unrolled apply runs its body at the base points lb + k * u of its
+    /// bounds; an evaluation at base b computes the points b + p of the
+    /// unroll box that lie in the bounds (when an extent is not a multiple
+    /// of u, the last block sticks out), running only the operations those
+    /// points' results need.
     ::llvm::SmallVector<int64_t> getUnrollFactors();
+    /// For each operation at the top level of the body, the points of the
+    /// unroll box (numbered row-major, as the return operands of one result)
+    /// whose results need it; operations no result needs are absent.
+    ::llvm::DenseMap<::mlir::Operation *, ::llvm::BitVector>
+    getUnrollPointUses();
+    /// The base points at which the body's top-level operation `op` runs
+    /// (`uses` from getUnrollPointUses; an operation no result needs runs
+    /// with point 0): per dimension an exclusive upper bound, the lower one
+    /// being the iteration lower bound; nothing when it never runs. The
+    /// reads of an access at offset o inside `op` span lb + o to that
+    /// bound + o. Needs known iteration bounds.
+    ::std::optional<::llvm::SmallVector<int64_t>> getBaseUpperBounds(
+        ::mlir::Operation *op,
+        const ::llvm::DenseMap<::mlir::Operation *, ::llvm::BitVector> &uses);
+    /// The offset of point `p` of the unroll box in each dimension.
+    ::llvm::SmallVector<int64_t> getUnrollPointOffset(unsigned p);
     /// The region argument bound to operand `i`.
     ::mlir::BlockArgument getBodyArg(unsigned i) {
       return getBody()->getArgument(i);
