@@ -196,6 +196,10 @@ struct UserAnnotation {
   const StatementPlan *plan = nullptr;
   SmallVector<AstExpr> iterators;
   SmallVector<AstExpr> functions;
+  /// The tile of the band member mapped to the blocks along y ("grid_y_N"
+  /// mark), when the instance is below it: which block runs it where isl
+  /// left no loop over that member.
+  AstExpr gridYTile;
 };
 
 constexpr const char *kAnnotationName = "stencil_poly_stmt";
@@ -204,8 +208,25 @@ void freeAnnotation(void *user) { delete static_cast<UserAnnotation *>(user); }
 
 struct DomainCallbackData {
   llvm::StringMap<std::unique_ptr<StatementPlan>> plans;
+  /// The schedule depth of the band member below the "grid_y_N" marks.
+  std::optional<unsigned> gridYDepth;
   std::string error;
 };
+
+/// The value of schedule dimension `depth` at the instances `build` is at,
+/// as an expression of the outer loops; null if `build` is not that deep.
+AstExpr scheduleValueAt(isl_ast_build *build, unsigned depth) {
+  isl_space *space = isl_ast_build_get_schedule_space(build);
+  isl_size dims = space ? isl_space_dim(space, isl_dim_set) : -1;
+  if (dims < 0 || unsigned(dims) <= depth) {
+    isl_space_free(space);
+    return AstExpr(nullptr);
+  }
+  isl_aff *value = isl_aff_var_on_domain(isl_local_space_from_space(space),
+                                         isl_dim_set, depth);
+  return AstExpr(
+      isl_ast_build_expr_from_pw_aff(build, isl_pw_aff_from_aff(value)));
+}
 
 /// The pieces of `pa`, each as (domain, function).
 SmallVector<std::pair<isl_set *, isl_aff *>> piecesOf(isl_pw_aff *pa) {
@@ -321,8 +342,12 @@ UserAnnotation *annotate(isl_ast_node *node, isl_ast_build *build,
     data.error = "statement instance without a tuple name";
     return nullptr;
   }
-  if (isBarrierStatement(name))
-    return new UserAnnotation(); // No statement: a barrier.
+  if (isBarrierStatement(name)) {
+    auto *annotation = new UserAnnotation(); // No statement: a barrier.
+    if (data.gridYDepth)
+      annotation->gridYTile = scheduleValueAt(build, *data.gridYDepth);
+    return annotation;
+  }
   auto it = data.plans.find(name);
   if (it == data.plans.end()) {
     data.error = "statement '" + std::string(name) +
@@ -333,6 +358,8 @@ UserAnnotation *annotate(isl_ast_node *node, isl_ast_build *build,
 
   auto annotation = std::make_unique<UserAnnotation>();
   annotation->plan = &plan;
+  if (data.gridYDepth)
+    annotation->gridYTile = scheduleValueAt(build, *data.gridYDepth);
   for (isl_size i = 1; i < nargs; ++i) {
     AstExpr arg(isl_ast_expr_op_get_arg(call.get(), i));
     if (!arg) {
@@ -488,6 +515,8 @@ struct DepthInfo {
   std::deque<unsigned> depths;
   /// Deepest schedule depth in the tree (loops are numbered below it).
   unsigned maxDepth = 0;
+  /// The depth of the "grid_y_N" marks (the same in every kernel).
+  std::optional<unsigned> gridYDepth;
   std::string error;
 };
 
@@ -530,6 +559,13 @@ isl_schedule_node *tagNode(isl_schedule_node *node, void *user) {
                 StringRef(name) != kKernelMark &&
                 !StringRef(name).starts_with(kGridYMarkPrefix)))
     return node;
+  if (StringRef(name).starts_with(kGridYMarkPrefix)) {
+    if (info.gridYDepth && *info.gridYDepth != unsigned(depth)) {
+      info.error = "grid_y marks at different schedule depths";
+      return isl_schedule_node_free(node);
+    }
+    info.gridYDepth = depth;
+  }
   isl_id *tagged = isl_id_alloc(
       ctx, name, const_cast<unsigned *>(storeDepth(info, depth)));
   node = isl_schedule_node_delete(node);
@@ -597,9 +633,21 @@ private:
   /// stride); `body` gets the iteration index.
   LogicalResult launchKernel(Value count,
                              function_ref<LogicalResult(Value)> body);
-  /// Emits a loop over `count` iterations taken by the y blocks (with the
-  /// grid's stride); `body` gets the iteration index.
-  LogicalResult gridYLoop(Value count, function_ref<LogicalResult(Value)> body);
+  /// Emits the iterations lb + k * step (k < count) of a loop over the band
+  /// member mapped to the blocks along y; `body` gets the iterator value.
+  /// Tile y runs on block floormod(y, grid size): the same block wherever
+  /// isl splits the member's loop or leaves it out (gridYBlockOwns), so the
+  /// instances of one tile, ordered by the block's barriers, share a block.
+  LogicalResult gridYLoop(Value lb, Value count, int64_t step,
+                          function_ref<LogicalResult(Value)> body);
+  /// Whether this block runs the instances of tile `tile` of the member
+  /// mapped to the blocks along y.
+  Value gridYBlockOwns(Value tile);
+  /// The value of the y tile at `node`, outside any loop over that member:
+  /// from the annotation of its first statement or barrier; null if none.
+  FailureOr<Value> gridYTileAt(isl_ast_node *node);
+  /// l mod r rounded towards minus infinity (r > 0).
+  Value floorMod(Value l, Value r);
 
   /// Translates an integer (index) or boolean (i1) expression.
   FailureOr<Value> translateExpr(isl_ast_expr *expr);
@@ -802,10 +850,14 @@ LogicalResult AstTranslator::translate(isl_ast_node *node) {
       type != isl_ast_node_block && type != isl_ast_node_mark) {
     if (loopDepth(node) != gridYDepth) {
       OpBuilder::InsertionGuard guard(b);
-      Value first = arith::CmpIOp::create(
-          b, loc, arith::CmpIPredicate::eq, blockIdY,
-          arith::ConstantIndexOp::create(b, loc, 0));
-      auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+      FailureOr<Value> tile = gridYTileAt(node);
+      if (failed(tile))
+        return failure();
+      Value owns = *tile ? gridYBlockOwns(*tile)
+                         : arith::CmpIOp::create(
+                               b, loc, arith::CmpIPredicate::eq, blockIdY,
+                               arith::ConstantIndexOp::create(b, loc, 0));
+      auto ifOp = scf::IfOp::create(b, loc, owns, /*withElseRegion=*/false);
       b.setInsertionPointToStart(ifOp.thenBlock());
       std::optional<unsigned> depth = gridYDepth;
       gridYDepth.reset();
@@ -882,10 +934,11 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
                depthIt->second == *gridYDepth;
   // A single iteration: just bind the iterator.
   if (degenerate && yLoop)
-    return gridYLoop(arith::ConstantIndexOp::create(b, loc, 1), [&](Value) {
-      return withIterator(iterId.get(), *lb,
-                          [&] { return translate(body.get()); });
-    });
+    return gridYLoop(
+        *lb, arith::ConstantIndexOp::create(b, loc, 1), 1, [&](Value iv) {
+          return withIterator(iterId.get(), iv,
+                              [&] { return translate(body.get()); });
+        });
   if (degenerate && !blockLoop)
     return withIterator(iterId.get(), *lb,
                         [&] { return translate(body.get()); });
@@ -947,8 +1000,12 @@ LogicalResult AstTranslator::translateFor(isl_ast_node *node) {
       return withIterator(iterId.get(), iv,
                           [&] { return translate(body.get()); });
     };
-    return blockLoop ? launchKernel(count, iteration)
-                     : gridYLoop(count, iteration);
+    if (blockLoop)
+      return launchKernel(count, iteration);
+    return gridYLoop(*lb, count, *stepValue, [&](Value iv) {
+      return withIterator(iterId.get(), iv,
+                          [&] { return translate(body.get()); });
+    });
   }
 
   OpBuilder::InsertionGuard guard(b);
@@ -1161,15 +1218,73 @@ AstTranslator::launchKernel(Value count,
   return result;
 }
 
+Value AstTranslator::floorMod(Value l, Value r) {
+  Value rem = b.createOrFold<arith::RemSIOp>(loc, l, r);
+  Value negative =
+      b.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, rem,
+                                    arith::ConstantIndexOp::create(b, loc, 0));
+  return b.createOrFold<arith::SelectOp>(
+      loc, negative, b.createOrFold<arith::AddIOp>(loc, rem, r), rem);
+}
+
+Value AstTranslator::gridYBlockOwns(Value tile) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockIdY,
+                               floorMod(tile, gridSizeY));
+}
+
+FailureOr<Value> AstTranslator::gridYTileAt(isl_ast_node *node) {
+  isl_ast_node *found = nullptr;
+  auto visit = [](isl_ast_node *n, void *user) -> isl_bool {
+    auto *first = static_cast<isl_ast_node **>(user);
+    if (*first || isl_ast_node_get_type(n) != isl_ast_node_user)
+      return *first ? isl_bool_false : isl_bool_true;
+    *first = n;
+    return isl_bool_false;
+  };
+  if (isl_ast_node_foreach_descendant_top_down(node, visit, &found) < 0 &&
+      !found)
+    return failIsl(isl_ast_node_get_ctx(node));
+  if (!found)
+    return Value();
+  Id id(isl_ast_node_get_annotation(found));
+  auto *annotation =
+      id ? static_cast<UserAnnotation *>(isl_id_get_user(id.get())) : nullptr;
+  if (!annotation || !annotation->gridYTile)
+    return Value();
+  return translateIndexExpr(annotation->gridYTile.get());
+}
+
 LogicalResult
-AstTranslator::gridYLoop(Value count,
+AstTranslator::gridYLoop(Value lb, Value count, int64_t step,
                          function_ref<LogicalResult(Value)> body) {
   OpBuilder::InsertionGuard guard(b);
-  auto loop = scf::ForOp::create(b, loc, blockIdY, count, gridSizeY);
-  b.setInsertionPointToStart(loop.getBody());
   std::optional<unsigned> depth = gridYDepth;
   gridYDepth.reset();
-  LogicalResult result = body(loop.getInductionVar());
+  LogicalResult result = success();
+  if (step == 1) {
+    // Tiles lb + k with floormod(lb + k, grid) == this block: k from
+    // floormod(block - lb, grid) on, by the grid's size.
+    Value first =
+        floorMod(arith::SubIOp::create(b, loc, blockIdY, lb), gridSizeY);
+    auto loop = scf::ForOp::create(b, loc, first, count, gridSizeY);
+    b.setInsertionPointToStart(loop.getBody());
+    result = body(arith::AddIOp::create(b, loc, lb, loop.getInductionVar()));
+  } else {
+    // (isl strides a tile loop only when the tiles in between have no
+    // instances; then every block walks the loop and takes its own.)
+    auto loop =
+        scf::ForOp::create(b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+                           count, arith::ConstantIndexOp::create(b, loc, 1));
+    b.setInsertionPointToStart(loop.getBody());
+    Value tile = arith::AddIOp::create(
+        b, loc, lb,
+        arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                              arith::ConstantIndexOp::create(b, loc, step)));
+    auto owned = scf::IfOp::create(b, loc, gridYBlockOwns(tile),
+                                   /*withElseRegion=*/false);
+    b.setInsertionPointToStart(owned.thenBlock());
+    result = body(tile);
+  }
   gridYDepth = depth;
   return result;
 }
@@ -1438,14 +1553,7 @@ FailureOr<Value> AstTranslator::translateOp(isl_ast_expr *expr) {
       return b.createOrFold<arith::FloorDivSIOp>(loc, l, r);
     });
   case isl_ast_expr_op_pdiv_r:
-    return binary([&](Value l, Value r) -> Value {
-      Value rem = b.createOrFold<arith::RemSIOp>(loc, l, r);
-      Value negative = b.createOrFold<arith::CmpIOp>(
-          loc, arith::CmpIPredicate::slt, rem,
-          arith::ConstantIndexOp::create(b, loc, 0));
-      return b.createOrFold<arith::SelectOp>(
-          loc, negative, b.createOrFold<arith::AddIOp>(loc, rem, r), rem);
-    });
+    return binary([&](Value l, Value r) { return floorMod(l, r); });
   case isl_ast_expr_op_fdiv_q:
     return binary([&](Value l, Value r) -> Value {
       return b.createOrFold<arith::FloorDivSIOp>(loc, l, r);
@@ -1682,6 +1790,7 @@ LogicalResult buildAst(isl_schedule *schedule,
   // Keeps the iterator ids (the keys of iteratorDepths) alive.
   ast.iteratorsAlive.reset(isl_id_list_copy(iteratorList));
   build.reset(isl_ast_build_set_iterators(build.release(), iteratorList));
+  ast.data.gridYDepth = ast.depths.gridYDepth;
   for (const StatementAccesses &statement : statements) {
     std::unique_ptr<StatementPlan> plan = planStatement(statement, error);
     if (!plan)

@@ -24,6 +24,15 @@
 # unsigned division, such a bound was near 2^64 / 9 and the kernel hung;
 # it is a floor division now. (A hang ends the test: SIGALRM.)
 #
+# split-grid-y-tile.mlir (seed 5806, programs 73, 75 and 94, reduced): split
+# tiling in 3D, whose colors map their second tile dimension to the blocks
+# along y. A value computed at the y tile's last instance (r1 at row 1, from
+# r0 at row 0, both in tile 0) was in no loop over the y tiles: isl put it
+# after the loop of r0's tiles -1 and 0, and that code ran on block y = 0
+# while tile 0 ran on block 1, which had not written r0 yet (an
+# uninitialized read). Tile y now runs on block floormod(y, grid size) in
+# every loop over the member and outside them.
+#
 # Each also through stencil-opt --mlir-disable-threading, where the code
 # generator builds the AST of the whole tree at once instead of the
 # kernels' ASTs in parallel.
@@ -49,6 +58,7 @@ CASES = [
     ("negative-dividend.mlir", "rnd148", (11, 12, 11), np.float32,
      "hex-tile=h=5 widths=5,1,7 offset=1",
      "threads=1,4,6 promote=none shared-budget=49152 inter-tile-reuse=true"),
+    ("split-grid-y-tile.mlir", "k", (3, 4, 3), np.float32, "split-tile", ""),
 ]
 
 
