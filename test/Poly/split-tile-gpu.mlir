@@ -45,8 +45,14 @@
 
 // GRIDLAUNCH-COUNT-8: gpu.launch_func {{.*}} blocks in (%{{.*}}, %c3, %c1)
 // GRIDLAUNCH: gpu.func @heat3d_kernel
+// Tile y runs on block floormod(y, grid): the loop over the y tiles (from
+// 0 here) starts at floormod(block_id_y - 0, grid_dim_y).
+// GRIDLAUNCH: %[[REM:.*]] = arith.remsi %block_id_y, %grid_dim_y : index
+// GRIDLAUNCH: %[[NEG:.*]] = arith.cmpi slt, %[[REM]], %c0 : index
+// GRIDLAUNCH: %[[UP:.*]] = arith.addi %[[REM]], %grid_dim_y : index
+// GRIDLAUNCH: %[[FIRST:.*]] = arith.select %[[NEG]], %[[UP]], %[[REM]] : index
 // GRIDLAUNCH: scf.for %{{.*}} = %block_id_x to %{{.*}} step %grid_dim_x {
-// GRIDLAUNCH: scf.for %{{.*}} = %block_id_y to %c3 step %grid_dim_y {
+// GRIDLAUNCH: scf.for %{{.*}} = %[[FIRST]] to %c3 step %grid_dim_y {
 
 // NOGRIDLAUNCH-COUNT-8: gpu.launch_func {{.*}} blocks in (%{{.*}}, %c1, %c1)
 // NOGRIDLAUNCH-NOT: block_id_y
