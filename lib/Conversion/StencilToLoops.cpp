@@ -23,6 +23,7 @@
 #include "Stencil/IR/Box.h"
 #include "Stencil/Poly/PolyOps.h"
 #include "Stencil/Poly/ScopToLoops.h"
+#include "Stencil/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -1110,7 +1111,10 @@ struct ConvertStencilToLoopsPass
       if (llvm::any_of(f.getArgumentTypes(), llvm::IsaPred<FieldType>))
         fieldFuncs.push_back(f);
     });
-    if (failed(convertFieldSignatures(module)))
+    // xDSL's distributed programs exchange temps; the field form is what
+    // the halo exchanges below lower.
+    if (failed(swapFieldsNotTemps(module)) ||
+        failed(convertFieldSignatures(module)))
       return signalPassFailure();
     if (emitCInterface)
       for (func::FuncOp f : fieldFuncs)

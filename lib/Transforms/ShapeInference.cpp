@@ -416,7 +416,7 @@ void mlir::stencil::resetShapes(Block &block) {
 /// loaded temp becomes the field form before the load: the load then reads
 /// the exchanged halo, which is what the value form gives its users.
 static FailureOr<SmallVector<std::pair<dmp::SwapOp, LoadOp>>>
-swapFieldsNotTemps(Operation *root) {
+rewriteTempSwaps(Operation *root) {
   SmallVector<std::pair<dmp::SwapOp, LoadOp>> rewritten;
   WalkResult walk = root->walk([&](dmp::SwapOp swap) -> WalkResult {
     if (!swap.getSwapped())
@@ -437,6 +437,10 @@ swapFieldsNotTemps(Operation *root) {
   if (walk.wasInterrupted())
     return failure();
   return rewritten;
+}
+
+LogicalResult mlir::stencil::swapFieldsNotTemps(Operation *root) {
+  return failure(failed(rewriteTempSwaps(root)));
 }
 
 /// The box every store of the function holding `op` writes (the rank's core
@@ -540,7 +544,7 @@ struct StencilShapeInferencePass
     : mlir::stencil::impl::StencilShapeInferenceBase<
           StencilShapeInferencePass> {
   void runOnOperation() override {
-    auto rewritten = swapFieldsNotTemps(getOperation());
+    auto rewritten = rewriteTempSwaps(getOperation());
     if (failed(rewritten) || failed(inferShapes(getOperation())))
       return signalPassFailure();
     for (auto [swap, load] : *rewritten)

@@ -28,6 +28,11 @@ LogicalResult inferShapes(Operation *root);
 /// in the blocks nested in it (apply region arguments follow their operands).
 void resetShapes(Block &block);
 
+/// Rewrites xDSL's value form of dmp.swap (a loaded temp in, the exchanged
+/// temp out) into the field form before the load, which the lowerings
+/// take; fails, with an error, on a swap of a temp that is not loaded.
+LogicalResult swapFieldsNotTemps(Operation *root);
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_TRANSFORMS_PASSES_H
