@@ -643,9 +643,13 @@ private:
   /// Whether this block runs the instances of tile `tile` of the member
   /// mapped to the blocks along y.
   Value gridYBlockOwns(Value tile);
-  /// The value of the y tile at `node`, outside any loop over that member:
-  /// from the annotation of its first statement or barrier; null if none.
-  FailureOr<Value> gridYTileAt(isl_ast_node *node);
+  /// The y tile of the instances below `node`, outside any loop over that
+  /// member (isl fixed it there): from the annotation of its first
+  /// statement or barrier, if that expression uses no iterator of a loop
+  /// below `node`; else null.
+  isl_ast_expr *gridYTileAt(isl_ast_node *node);
+  /// Whether `expr` uses only iterators bound here.
+  bool onlyBoundIterators(isl_ast_expr *expr);
   /// l mod r rounded towards minus infinity (r > 0).
   Value floorMod(Value l, Value r);
 
@@ -692,6 +696,10 @@ private:
   /// Inside a kernel, below a "grid_y_N" mark: the depth whose loops run
   /// over the y blocks, until such a loop is entered.
   std::optional<unsigned> gridYDepth;
+  /// Below a "grid_y_N" mark, outside the loops over its member, where the
+  /// member's tile is not known at the top: each statement and barrier runs
+  /// on the block of its own tile (from its annotation).
+  bool gridYPerInstance = false;
   /// The launch's block id and grid size along y.
   Value blockIdY, gridSizeY;
   /// The kernels' own ASTs, run by the host's "host_kernel_k" statements.
@@ -850,18 +858,22 @@ LogicalResult AstTranslator::translate(isl_ast_node *node) {
       type != isl_ast_node_block && type != isl_ast_node_mark) {
     if (loopDepth(node) != gridYDepth) {
       OpBuilder::InsertionGuard guard(b);
-      FailureOr<Value> tile = gridYTileAt(node);
-      if (failed(tile))
-        return failure();
-      Value owns = *tile ? gridYBlockOwns(*tile)
-                         : arith::CmpIOp::create(
-                               b, loc, arith::CmpIPredicate::eq, blockIdY,
-                               arith::ConstantIndexOp::create(b, loc, 0));
-      auto ifOp = scf::IfOp::create(b, loc, owns, /*withElseRegion=*/false);
-      b.setInsertionPointToStart(ifOp.thenBlock());
       std::optional<unsigned> depth = gridYDepth;
       gridYDepth.reset();
-      LogicalResult result = translate(node);
+      LogicalResult result = success();
+      if (isl_ast_expr *tile = gridYTileAt(node)) {
+        FailureOr<Value> value = translateIndexExpr(tile);
+        if (failed(value))
+          return failure();
+        auto ifOp = scf::IfOp::create(b, loc, gridYBlockOwns(*value),
+                                      /*withElseRegion=*/false);
+        b.setInsertionPointToStart(ifOp.thenBlock());
+        result = translate(node);
+      } else {
+        gridYPerInstance = true;
+        result = translate(node);
+        gridYPerInstance = false;
+      }
       gridYDepth = depth;
       return result;
     }
@@ -1232,26 +1244,45 @@ Value AstTranslator::gridYBlockOwns(Value tile) {
                                floorMod(tile, gridSizeY));
 }
 
-FailureOr<Value> AstTranslator::gridYTileAt(isl_ast_node *node) {
+bool AstTranslator::onlyBoundIterators(isl_ast_expr *expr) {
+  switch (isl_ast_expr_get_type(expr)) {
+  case isl_ast_expr_id: {
+    Id id(isl_ast_expr_id_get_id(expr));
+    return id &&
+           (iterators.contains(id.get()) || !iteratorDepths.contains(id.get()));
+  }
+  case isl_ast_expr_op:
+    for (isl_size i = 0, e = isl_ast_expr_op_get_n_arg(expr); i < e; ++i) {
+      AstExpr arg(isl_ast_expr_op_get_arg(expr, i));
+      if (!arg || !onlyBoundIterators(arg.get()))
+        return false;
+    }
+    return true;
+  default:
+    return true;
+  }
+}
+
+isl_ast_expr *AstTranslator::gridYTileAt(isl_ast_node *node) {
   isl_ast_node *found = nullptr;
   auto visit = [](isl_ast_node *n, void *user) -> isl_bool {
     auto *first = static_cast<isl_ast_node **>(user);
-    if (*first || isl_ast_node_get_type(n) != isl_ast_node_user)
-      return *first ? isl_bool_false : isl_bool_true;
-    *first = n;
-    return isl_bool_false;
+    if (*first)
+      return isl_bool_false;
+    if (isl_ast_node_get_type(n) == isl_ast_node_user)
+      *first = n;
+    return isl_bool_true;
   };
-  if (isl_ast_node_foreach_descendant_top_down(node, visit, &found) < 0 &&
-      !found)
-    return failIsl(isl_ast_node_get_ctx(node));
+  isl_ast_node_foreach_descendant_top_down(node, visit, &found);
   if (!found)
-    return Value();
+    return nullptr;
   Id id(isl_ast_node_get_annotation(found));
   auto *annotation =
       id ? static_cast<UserAnnotation *>(isl_id_get_user(id.get())) : nullptr;
-  if (!annotation || !annotation->gridYTile)
-    return Value();
-  return translateIndexExpr(annotation->gridYTile.get());
+  if (!annotation || !annotation->gridYTile ||
+      !onlyBoundIterators(annotation->gridYTile.get()))
+    return nullptr;
+  return annotation->gridYTile.get();
 }
 
 LogicalResult
@@ -1316,6 +1347,21 @@ LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
   auto *annotation = static_cast<UserAnnotation *>(isl_id_get_user(id.get()));
   if (!annotation)
     return failIsl(ctx);
+  OpBuilder::InsertionGuard guard(b);
+  if (gridYPerInstance) {
+    // (Without the member's value: as isl left it, on the blocks of y = 0.)
+    Value owns =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockIdY,
+                              arith::ConstantIndexOp::create(b, loc, 0));
+    if (annotation->gridYTile) {
+      FailureOr<Value> tile = translateIndexExpr(annotation->gridYTile.get());
+      if (failed(tile))
+        return failure();
+      owns = gridYBlockOwns(*tile);
+    }
+    b.setInsertionPointToStart(
+        scf::IfOp::create(b, loc, owns, /*withElseRegion=*/false).thenBlock());
+  }
   const StatementPlan *plan = annotation->plan;
   if (!plan) {
     if (!inKernel)

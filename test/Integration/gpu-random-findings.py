@@ -33,6 +33,11 @@
 # uninitialized read). Tile y now runs on block floormod(y, grid size) in
 # every loop over the member and outside them.
 #
+# split-grid-y-inner-iterator.mlir (seed 5901, program 122): there, the y
+# tile that isl fixed for a piece outside the loops over it is expressed
+# (at the statement) with the iterators of loops inside that piece, so the
+# test of the block is made at each statement and barrier instead.
+#
 # Each also through stencil-opt --mlir-disable-threading, where the code
 # generator builds the AST of the whole tree at once instead of the
 # kernels' ASTs in parallel.
@@ -59,6 +64,8 @@ CASES = [
      "hex-tile=h=5 widths=5,1,7 offset=1",
      "threads=1,4,6 promote=none shared-budget=49152 inter-tile-reuse=true"),
     ("split-grid-y-tile.mlir", "k", (3, 4, 3), np.float32, "split-tile", ""),
+    ("split-grid-y-inner-iterator.mlir", "rnd122", (15, 11, 19), np.float64,
+     "split-tile", ""),
 ]
 
 
