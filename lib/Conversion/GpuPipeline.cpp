@@ -349,6 +349,32 @@ resolveTarget(GpuPipelineOptions &options,
                       ptx(*needed) + " or newer");
 }
 
+/// Checks the option values no pass of the pipeline would see (`threads`
+/// of an untiled program, `format` before it is resolved) or that are out
+/// of range on every chip, before anything is built.
+static LogicalResult
+checkOptionValues(const GpuPipelineOptions &options,
+                  function_ref<LogicalResult(const Twine &)> errorHandler) {
+  static constexpr StringLiteral formats[] = {
+      "auto",   "bin",       "binary", "isa",       "assembly",
+      "fatbin", "fatbinary", "llvm",   "offloading"};
+  if (!llvm::is_contained(formats, StringRef(options.format)))
+    return errorHandler("convert-to-gpu: format '" + options.format +
+                        "' is not one of auto, bin (binary), isa "
+                        "(assembly), fatbin (fatbinary) and llvm "
+                        "(offloading)");
+  for (int64_t t : options.threads)
+    if (t < 1 || t > 1024)
+      return errorHandler("convert-to-gpu: threads must be 1 to 1024 per "
+                          "dimension, got " +
+                          Twine(t));
+  // (No NVIDIA GPU keeps more than 32 blocks on an SM.)
+  if (options.blocksPerSM < 1 || options.blocksPerSM > 32)
+    return errorHandler("convert-to-gpu: blocks-per-sm must be 1 to 32, got " +
+                        Twine(options.blocksPerSM.getValue()));
+  return success();
+}
+
 void stencil::registerStencilGpuPipeline() {
   registerPassPipeline(
       "convert-to-gpu",
@@ -359,6 +385,7 @@ void stencil::registerStencilGpuPipeline() {
          function_ref<LogicalResult(const Twine &)> errorHandler) {
         GpuPipelineOptions options;
         if (failed(options.parseFromString(text)) ||
+            failed(checkOptionValues(options, errorHandler)) ||
             failed(resolveTarget(options, errorHandler)))
           return failure();
         buildStencilGpuPipeline(pm, options);

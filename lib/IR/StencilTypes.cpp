@@ -12,6 +12,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 #include <limits>
 
@@ -102,6 +103,27 @@ void BoundsAttr::print(AsmPrinter &printer) const {
   printer << '>';
 }
 
+/// The extents ub - lb, and their product (the points of the box), must
+/// fit in 64 bits: the lowerings index every point with a signed 64-bit
+/// index.
+static LogicalResult verifyExtents(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) {
+  int64_t points = 1;
+  for (auto [d, l, u] : llvm::enumerate(lb, ub)) {
+    std::optional<int64_t> extent = llvm::checkedSub(u, l);
+    if (!extent)
+      return emitError() << "the extent " << u << " - (" << l
+                         << ") of dimension " << d
+                         << " does not fit in 64 bits";
+    std::optional<int64_t> product = llvm::checkedMul(points, *extent);
+    if (!product)
+      return emitError() << "the box of bounds [" << lb << "] to [" << ub
+                         << "] has more than 2^63 points";
+    points = *product;
+  }
+  return success();
+}
+
 LogicalResult BoundsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                  ArrayRef<int64_t> lb, ArrayRef<int64_t> ub) {
   if (lb.size() != ub.size())
@@ -113,7 +135,7 @@ LogicalResult BoundsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (u < l)
       return emitError() << "upper bound " << u << " is below lower bound "
                          << l << " in dimension " << d;
-  return success();
+  return verifyExtents(emitError, lb, ub);
 }
 
 //===----------------------------------------------------------------------===//
@@ -192,6 +214,8 @@ verifyShapedType(function_ref<InFlightDiagnostic()> emitError,
       return emitError() << "upper bound " << u << " is below lower bound "
                          << l << " in dimension " << d;
   }
+  if (!dynamic && failed(verifyExtents(emitError, lb, ub)))
+    return failure();
   if (!elementType.isIntOrIndexOrFloat())
     return emitError() << "element type must be an integer, index or float "
                           "type, got "

@@ -26,6 +26,22 @@ func.func private @bad_type_bounds(!stencil.field<[0,4]x[5,3]xf64>)
 
 // -----
 
+// Every point of a field is indexed by a signed 64-bit index.
+// expected-error @+1 {{the extent 9223372036854775807 - (-1) of dimension 0 does not fit in 64 bits}}
+func.func private @extent_overflow(!stencil.field<[-1,9223372036854775807]xf64>)
+
+// -----
+
+// expected-error @+1 {{the box of bounds [0, 0, 0] to [4294967296, 4294967296, 4] has more than 2^63 points}}
+func.func private @points_overflow(!stencil.temp<[0,4294967296]x[0,4294967296]x[0,4]xf32>)
+
+// -----
+
+// expected-error @+1 {{the extent 9223372036854775807 - (-2) of dimension 1 does not fit in 64 bits}}
+func.func private @bounds_extent_overflow() attributes {b = #stencil.bounds<[0, -2], [4, 9223372036854775807]>}
+
+// -----
+
 // expected-error @+1 {{expected rank 1 to 3, got 4}}
 func.func private @rank4(!stencil.field<[0,1]x[0,1]x[0,1]x[0,1]xf64>)
 
