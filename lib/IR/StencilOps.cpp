@@ -67,7 +67,8 @@ FailureOr<SmallVector<Value>> mlir::stencil::cloneApplyBody(
   for (Value v : apply.getReturnOp().getArg()) {
     Operation *def = v.getDefiningOp();
     if (def && (def = body->findAncestorOpInBlock(*def)) && !included(def)) {
-      returned.push_back(Value());
+      // Computed by an earlier call, if any.
+      returned.push_back(mapping.lookupOrNull(v));
       continue;
     }
     Value value = mapping.lookupOrDefault(v);

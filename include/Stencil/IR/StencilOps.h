@@ -40,7 +40,8 @@ llvm::DenseSet<Operation *> findUnneededTempOps(Block &block);
 /// With `include`, only the top-level ops of the body it accepts are cloned;
 /// the values they use from the others must be in `mapping` from an earlier
 /// call (`mapping` maps the results of replaced ops to their replacements),
-/// and the return operands they do not define come back null.
+/// and the return operands they do not define come back as that call
+/// computed them (null if none did).
 FailureOr<SmallVector<Value>>
 cloneApplyBody(OpBuilder &b, ApplyOp apply, IRMapping &mapping,
                function_ref<Value(OpBuilder &, Operation *)> rewrite,

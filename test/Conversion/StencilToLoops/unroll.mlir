@@ -78,3 +78,22 @@ func.func @shared(%in : !stencil.field<[-1,6]xf64>, %out : !stencil.field<[-1,6]
   stencil.store %r to %out(<[0], [5]>) : !stencil.temp<[0,5]xf64> to !stencil.field<[-1,6]xf64>
   func.return
 }
+
+// A value returned for both points of the block (computed where the first
+// point needs it) is still stored for the second, under its test.
+// CHECK-LABEL: func.func @same_value(
+// CHECK:         scf.parallel (%[[I:.*]]) =
+// CHECK:           %[[V:.*]] = math.sqrt
+// CHECK:           memref.store %[[V]]
+// CHECK:           scf.if
+// CHECK:             memref.store %[[V]]
+func.func @same_value(%in : !stencil.field<[-1,6]xf64>, %out : !stencil.field<[-1,6]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-1,6]xf64> -> !stencil.temp<[-1,6]xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<[-1,6]xf64>) -> (!stencil.temp<[0,5]xf64>) {
+    %c = stencil.access %x[0] : !stencil.temp<[-1,6]xf64>
+    %q = math.sqrt %c : f64
+    stencil.return %q, %q unroll <[2]> : f64, f64
+  }
+  stencil.store %r to %out(<[0], [5]>) : !stencil.temp<[0,5]xf64> to !stencil.field<[-1,6]xf64>
+  func.return
+}
