@@ -641,15 +641,30 @@ LogicalResult StencilLowering::lowerStore(StoreOp op) {
 }
 
 LogicalResult StencilLowering::lowerBuffer(BufferOp op) {
-  if (!isa<TempType>(op.getRes().getType()))
-    return op.emitOpError("with a field result (bufferized form) is not "
-                          "supported by --convert-stencil-to-loops");
   FailureOr<Storage> s = tempStorage(op, op.getTemp());
   if (failed(s))
     return failure();
   // The operand of a buffer is an apply or combine result, which already
   // lives in memory of its own.
-  temps[op.getRes()] = *s;
+  auto field = dyn_cast<FieldType>(op.getRes().getType());
+  if (!field) {
+    temps[op.getRes()] = *s;
+    return success();
+  }
+  // xDSL's bufferized form: a field holding the temp's values (on the
+  // temp's bounds, which the verifier requires), read by the applies after
+  // it. That memory is the field's, unless the temp lives in a field of
+  // other bounds (an apply writing straight into a stored field): then a
+  // copy.
+  auto type = cast<TempType>(op.getTemp().getType());
+  if (s->memref.getType() != convertFieldType(field) ||
+      !llvm::equal(s->origin, type.getLb())) {
+    OpBuilder b(op);
+    Storage copy{allocate(op, type), SmallVector<int64_t>(type.getLb())};
+    copyBox(b, op.getLoc(), type.getLb(), type.getUb(), *s, copy);
+    s = copy;
+  }
+  fields[op.getRes()] = s->memref;
   return success();
 }
 

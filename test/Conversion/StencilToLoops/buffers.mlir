@@ -192,3 +192,29 @@ func.func @stored_and_read(%in: !stencil.field<[-1,7]xf64>, %a: !stencil.field<[
   stencil.store %y to %b(<[0], [6]>) : !stencil.temp<[0,6]xf64> to !stencil.field<[-1,7]xf64>
   func.return
 }
+
+// xDSL's bufferized form: a buffer with a field result is the memory of
+// its operand (the apply writes it, the next apply reads it), not a copy.
+// CHECK-LABEL: func.func @field_buffer(
+// CHECK-SAME:      %[[IN:.*]]: memref<10xf64>, %[[OUT:.*]]: memref<10xf64>)
+// CHECK:         %[[BUF:.*]] = memref.alloc() {alignment = 64 : i64} : memref<8xf64>
+// CHECK:         scf.parallel
+// CHECK:           memref.store %{{.*}}, %[[BUF]]
+// CHECK:         scf.parallel
+// CHECK:           memref.load %[[BUF]]
+// CHECK:           memref.store %{{.*}}, %[[OUT]]
+// CHECK-NOT:     memref.copy
+func.func @field_buffer(%in : !stencil.field<[-1,9]xf64>, %out : !stencil.field<[-1,9]xf64>) {
+  %a = stencil.apply(%x = %in : !stencil.field<[-1,9]xf64>) -> (!stencil.temp<[0,8]xf64>) {
+    %l = stencil.access %x[-1] : !stencil.field<[-1,9]xf64>
+    %r = stencil.access %x[1] : !stencil.field<[-1,9]xf64>
+    %s = arith.addf %l, %r : f64
+    stencil.return %s : f64
+  }
+  %f = stencil.buffer %a : !stencil.temp<[0,8]xf64> -> !stencil.field<[0,8]xf64>
+  stencil.apply(%y = %f : !stencil.field<[0,8]xf64>) outs (%out : !stencil.field<[-1,9]xf64>) {
+    %v = stencil.access %y[0] : !stencil.field<[0,8]xf64>
+    stencil.return %v : f64
+  } to <[0], [8]>
+  func.return
+}

@@ -93,21 +93,6 @@ func.func @alloc() {
 
 // -----
 
-func.func @bufferized(%f: !stencil.field<[0,8]xf64>) {
-  %t = stencil.load %f : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
-  %r = stencil.apply(%x = %t : !stencil.temp<[0,8]xf64>) -> (!stencil.temp<[0,8]xf64>) {
-    %v = stencil.access %x[0] : !stencil.temp<[0,8]xf64>
-    stencil.return %v : f64
-  }
-  // expected-error @+1 {{'stencil.buffer' op with a field result (bufferized form) is not supported by --convert-stencil-to-loops}}
-  %b = stencil.buffer %r : !stencil.temp<[0,8]xf64> -> !stencil.field<[0,8]xf64>
-  %l = stencil.load %b : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
-  stencil.store %l to %f(<[0], [8]>) : !stencil.temp<[0,8]xf64> to !stencil.field<[0,8]xf64>
-  func.return
-}
-
-// -----
-
 // An op of another dialect that uses a temp (xDSL's tests use "test.op").
 func.func @foreign_temp_user(%f : !stencil.field<[0,8]xf64>) {
   %l = stencil.load %f : !stencil.field<[0,8]xf64> -> !stencil.temp<[0,8]xf64>
