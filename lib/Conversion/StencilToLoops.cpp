@@ -1044,7 +1044,7 @@ StencilLowering::planOverlap(ArrayRef<std::pair<dmp::SwapOp, Value>> group,
   }
   end = op;
   if (!any || !end)
-    return {};
+    return DenseMap<Operation *, Box>();
   return interior;
 }
 

@@ -28,10 +28,14 @@ radius-3 offsets, odd widths): results must still equal the reference.
 With --split-tile they are split-tiled instead (band height a multiple of the
 statements per step, periods that keep the trapezoids of radius-3 slopes
 apart). Either composes with --emulate-gpu (random threads per block and
-shared-memory promotion) and --openmp.
+shared-memory promotion) and --openmp. With --unroll most applies are
+unrolled (`unroll <[...]>`, 1-3 points per dimension, as xDSL's
+stencil-unroll writes them), on extents that are mostly not multiples of
+the factors.
 """
 
 import argparse
+import itertools
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +49,7 @@ DTYPES = {"f32": np.float32, "f64": np.float64}
 class Apply:
     """out = sum_k w_k * in_{src_k}[p + off_k], summed left to right."""
     terms: list  # (source index: 0 = loaded field, j>0 = result of apply j-1, offset tuple, weight)
+    unroll: tuple = None  # `unroll <[...]>` factors (the same values, another form)
 
 
 @dataclass
@@ -89,19 +94,27 @@ class RandomProgram:
         sources = sorted({s for s, _, _ in ap.terms})
         header = ", ".join(f"%a{s} = {prev[s]} : {tt}" for s in sources)
         lines.append(f"    {name} = stencil.apply({header}) -> ({tt}) {{")
-        acc = None
-        for k, (s, off, w) in enumerate(ap.terms):
-            offs = ", ".join(map(str, off))
-            lines.append(f"      %v{k} = stencil.access %a{s}[{offs}] : {tt}")
-            lines.append(f"      %w{k} = arith.constant {self._const(w)} : {self.dtype}")
-            lines.append(f"      %p{k} = arith.mulf %v{k}, %w{k} : {self.dtype}")
-            if acc is None:
-                acc = f"%p{k}"
-            else:
-                lines.append(f"      %s{k} = arith.addf {acc}, %p{k} : {self.dtype}")
-                acc = f"%s{k}"
-        lines.append(f"      %res = stencil.store_result {acc} : !stencil.result<{self.dtype}>")
-        lines.append(f"      stencil.return %res : !stencil.result<{self.dtype}>")
+        # Unrolled as xDSL's stencil-unroll writes it: the body once per
+        # point p of the block (row-major), its offsets shifted by p.
+        points = list(itertools.product(*[range(u) for u in ap.unroll or [1]]))
+        results = []
+        for p, shift in enumerate(points):
+            acc = None
+            for k, (s, off, w) in enumerate(ap.terms):
+                offs = ", ".join(str(o + d) for o, d in zip(off, shift + (0,) * len(off)))
+                lines.append(f"      %v{p}_{k} = stencil.access %a{s}[{offs}] : {tt}")
+                lines.append(f"      %w{p}_{k} = arith.constant {self._const(w)} : {self.dtype}")
+                lines.append(f"      %p{p}_{k} = arith.mulf %v{p}_{k}, %w{p}_{k} : {self.dtype}")
+                if acc is None:
+                    acc = f"%p{p}_{k}"
+                else:
+                    lines.append(f"      %s{p}_{k} = arith.addf {acc}, %p{p}_{k} : {self.dtype}")
+                    acc = f"%s{p}_{k}"
+            lines.append(f"      %res{p} = stencil.store_result {acc} : !stencil.result<{self.dtype}>")
+            results.append(f"%res{p}")
+        unroll = f" unroll <[{', '.join(map(str, ap.unroll))}]>" if len(points) > 1 else ""
+        types = ", ".join([f"!stencil.result<{self.dtype}>"] * len(results))
+        lines.append(f"      stencil.return {', '.join(results)}{unroll} : {types}")
         lines.append("    }")
 
     def _body(self, lines, a, b):
@@ -227,7 +240,7 @@ class RandomProgram:
         return tuple(n + lo + hi for n, lo, hi in zip(self.shape, self.halo_lo, self.halo_hi))
 
 
-def random_program(rng, index):
+def random_program(rng, index, unroll=False):
     rank = rng.choice([1, 2, 2, 3])
     napplies = rng.choice([1, 1, 2, 3])
     applies = []
@@ -265,6 +278,13 @@ def random_program(rng, index):
         slo = [rng.randint(0, n - 1) for n in prog.shape]
         shi = [rng.randint(l + 1, n) for l, n in zip(slo, prog.shape)]
         prog.extra_store = (stage, slo, shi, rng.random() < 0.5)
+    if unroll:
+        # Factors of 1 to 3, mostly not dividing the extents.
+        for ap in prog.applies + ([prog.side] if prog.side else []):
+            if rng.random() < 0.7:
+                factors = [rng.randint(1, 3) for _ in range(rank)]
+                factors[rng.randrange(rank)] = rng.randint(2, 3)
+                ap.unroll = tuple(factors)
     return prog
 
 
@@ -356,6 +376,11 @@ def main(argv=None):
     parser.add_argument("--fuse", action="store_true",
                         help="fuse the applies of every step and sweep (--fuse) with random "
                              "tile sizes or the model's, after the tiling if any")
+    parser.add_argument("--unroll", action="store_true",
+                        help="unroll most applies (stencil.return ... unroll "
+                             "<[...]>, as xDSL's stencil-unroll writes them) by "
+                             "1-3 per dimension; time tiling leaves such "
+                             "applies alone")
     parser.add_argument("--emulate-gpu", action="store_true",
                         help="lower through the GPU mapping (random threads per block) "
                              "and run the kernels on the CPU")
@@ -374,7 +399,7 @@ def main(argv=None):
     progs, loops, notes = [], [], []
     tiled = 0
     for i in range(args.count):
-        prog = random_program(rng, i)
+        prog = random_program(rng, i, unroll=args.unroll)
         path = outdir / f"{prog.name}.mlir"
         path.write_text(prog.mlir())
         passes = ("stencil-inlining",) if args.inline else ()
@@ -452,6 +477,7 @@ def main(argv=None):
         forms = [prog.fields] + ["alias"] * prog.alias + ["use-results"] * prog.use_results
         if prog.extra_store:
             forms.append("second-store-" + ("after" if prog.extra_store[3] else "before"))
+        forms += [f"unroll {'x'.join(map(str, ap.unroll))}" for ap in prog.applies if ap.unroll]
         print(f"{'ok  ' if ok else 'FAIL'} {prog.name}.mlir: rank {prog.rank}, {len(prog.applies)} applies, "
               f"{prog.shape} halo {prog.halo_lo}/{prog.halo_hi}, {prog.steps} steps, {prog.dtype}, "
               f"{' '.join(forms)}{note}")
