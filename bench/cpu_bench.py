@@ -43,30 +43,22 @@ the exit status.
 """
 
 import argparse
-import ctypes
 import datetime
 import json
 import os
 import platform
 import re
-import resource
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "python"))
-
-import numpy as np  # noqa: E402
-
-from stencil import benchmarks as B  # noqa: E402
-from stencil import cgen  # noqa: E402
-from stencil.compiler import LLVM_BIN, CompileError, check_cpu, compile_file  # noqa: E402
-from stencil.runtime import StencilLibrary, memref_descriptor, numpy_dtype  # noqa: E402
+from benchlib import (CFLAGS, REPO, B, CompileError, CVersion, Ours, cgen, compile_file,
+                      differences, inject, log, np, parse_shape, run_cmd, short_error, timed,
+                      work_directory)
+from stencil.compiler import LLVM_BIN, check_cpu  # noqa: E402 (benchlib puts python/ on the path)
 
 DEFAULT_SHAPES = {1: (1 << 24,), 2: (4096, 4096), 3: (256, 256, 256)}
 QUICK_SHAPES = {1: (4099,), 2: (67, 61), 3: (19, 17, 15)}
@@ -84,117 +76,11 @@ DEFAULT_STEPS = {
 }
 CALLGRIND_EXAMPLES = ["heat2d", "jacobi2d", "fdtd2d", "laplace3d"]
 CALLGRIND_SHAPES = {1: (1 << 18,), 2: (512, 512), 3: (64, 64, 64)}
-CFLAGS = ["-O3", "-march=native", "-ffp-contract=off"]
 CALLGRIND_EXTRA_CFLAGS = ["-mno-avx512f"]
-
-
-def log(msg=""):
-    print(msg, flush=True)
-
-
-def short_error(e):
-    """One line for an exception: the first 'error:' line of a tool's output."""
-    lines = [line.strip() for line in str(e).splitlines() if line.strip()]
-    for line in lines:
-        if "error" in line.lower() and not line.endswith("failed:"):
-            return f"{lines[0]} {line}" if lines[0].endswith("failed:") else line
-    return lines[0] if lines else type(e).__name__
-
-
-def run_cmd(cmd, **kw):
-    proc = subprocess.run(cmd, capture_output=True, text=True, **kw)
-    if proc.returncode != 0:
-        raise CompileError(f"{' '.join(map(str, cmd))} failed ({proc.returncode}):\n"
-                           f"{proc.stderr}{proc.stdout}")
-    return proc.stdout
 
 
 # --------------------------------------------------------------------------
 # The two implementations
-
-
-class Variant:
-    """A compiled implementation of one benchmark at one size: `call(arrays)`
-    runs it on a dict of full-extent arrays (updated in place); `bind(arrays)`
-    gives a zero-argument callable with the ctypes arguments built once."""
-
-    def __init__(self, label, fields):
-        self.label, self.fields = label, fields
-
-
-class Ours(Variant):
-    def __init__(self, spec, mlir_path, openmp, workdir, extra_passes=(), label="ours"):
-        super().__init__(label + (" omp" if openmp else " seq"), spec.fields)
-        self.name = spec.name
-        self.lib = StencilLibrary(compile_file(str(mlir_path), openmp=openmp, workdir=workdir,
-                                               extra_passes=extra_passes))
-        self.fn = getattr(self.lib.lib, f"_mlir_ciface_{spec.name}")
-        self.fn.restype = None
-
-    def call(self, arrays):
-        self.lib.call(self.name, *[arrays[f] for f in self.fields])
-
-    def bind(self, arrays):
-        # shape checks as in StencilLibrary.call, done once
-        sig = self.lib.signature(self.name)
-        descs = []
-        for f, spec in zip(self.fields, sig.args):
-            a = arrays[f]
-            if (tuple(spec.shape) != a.shape or a.dtype != numpy_dtype(spec.dtype)
-                    or not a.flags["C_CONTIGUOUS"]):
-                raise ValueError(f"{self.name}: field {f} is {a.dtype}{a.shape}, "
-                                 f"expected {spec.dtype}{spec.shape}")
-            descs.append(memref_descriptor(a))
-        args = [ctypes.byref(d) for d in descs]
-        fn = self.fn
-
-        def run():
-            fn(*args)
-        run.keep = (descs, arrays)
-        return run
-
-
-class CVersion(Variant):
-    def __init__(self, spec, shape, steps, ety, openmp, workdir, cc, cflags,
-                 polybench=False, label="C"):
-        super().__init__(label + (" omp" if openmp else " seq"), spec.fields)
-        self.spec, self.shape, self.ety = spec, tuple(shape), ety
-        workdir = Path(workdir)
-        workdir.mkdir(parents=True, exist_ok=True)
-        src = workdir / f"{spec.name}.c"
-        src.write_text(cgen.generate_c(spec.name, shape, steps, ety, openmp,
-                                       polybench=polybench))
-        self.library = workdir / f"libc_{spec.name}.so"
-        flags = list(cflags) + (["-fopenmp"] if openmp else [])
-        run_cmd([cc, *flags, "-fPIC", "-shared", "-o", str(self.library), str(src)])
-        self.lib = ctypes.CDLL(str(self.library))
-        self.fn = getattr(self.lib, cgen.c_symbol(spec.name))
-        self.fn.restype = None
-        self.fn.argtypes = [ctypes.c_void_p] * len(spec.fields)
-        self.dtype = np.dtype(B.DTYPES[ety])
-        self.full = spec.array_shape(shape)
-
-    def _args(self, arrays):
-        args = []
-        for f in self.fields:
-            a = arrays[f]
-            if a.shape != self.full or a.dtype != self.dtype or not a.flags["C_CONTIGUOUS"]:
-                raise ValueError(f"{self.spec.name}: field {f} is {a.dtype}{a.shape}, "
-                                 f"expected {self.dtype}{self.full}")
-            args.append(ctypes.c_void_p(a.ctypes.data))
-        return args
-
-    def call(self, arrays):
-        self.fn(*self._args(arrays))
-
-    def bind(self, arrays):
-        args = self._args(arrays)
-        fn = self.fn
-
-        def run():
-            fn(*args)
-        run.keep = arrays
-        return run
 
 
 def build_pair(spec, shape, steps, ety, openmp, workdir, args):
@@ -211,35 +97,6 @@ def build_pair(spec, shape, steps, ety, openmp, workdir, args):
 
 # --------------------------------------------------------------------------
 # Comparison
-
-
-def bits(a):
-    return a.view(np.uint32 if a.dtype == np.float32 else np.uint64)
-
-
-def differences(got, want, fields):
-    """Fields whose arrays are not bit-identical, with a short description."""
-    bad = []
-    for f in fields:
-        if got[f].shape != want[f].shape or not np.array_equal(bits(got[f]), bits(want[f])):
-            n = int((bits(got[f]) != bits(want[f])).sum()) if got[f].shape == want[f].shape else -1
-            bad.append(f"{f} ({n} of {want[f].size} elements differ)")
-    return bad
-
-
-def written_field(spec, steps):
-    if spec.time_loop:
-        return next(iter(spec.final_buffers(steps).values()))
-    return spec.outputs[0]
-
-
-def inject(spec, steps, arrays):
-    """Flip the last mantissa bit of one interior point of a written field
-    (--inject-mismatch: shows that the check catches a difference)."""
-    f = written_field(spec, steps)
-    idx = tuple(h + n // 2 for h, n in zip(spec.radius, np.array(arrays[f].shape)
-                                             - 2 * np.array(spec.radius)))
-    bits(arrays[f])[idx] ^= 1
 
 
 def small_check(spec, ety, args, workdir):
@@ -271,44 +128,6 @@ def small_check(spec, ety, args, workdir):
 
 # --------------------------------------------------------------------------
 # Timing
-
-
-def timed(run, reps):
-    """(wall seconds, system CPU seconds of the process) of `reps` calls."""
-    sys0 = resource.getrusage(resource.RUSAGE_SELF).ru_stime
-    t0 = time.perf_counter()
-    for _ in range(reps):
-        run()
-    t1 = time.perf_counter()
-    return t1 - t0, resource.getrusage(resource.RUSAGE_SELF).ru_stime - sys0
-
-
-def check_and_time(spec, variants, pristine, work, runs, points, label):
-    """Runs every variant (name -> Variant) once from `pristine` and compares
-    its fields bit for bit with the first one's, printing a MISMATCH line per
-    difference; then `runs` interleaved timed runs. Returns (mismatches,
-    GStencils/s per variant: `points` / median seconds / 1e9)."""
-    def reset():
-        for f in spec.fields:
-            np.copyto(work[f], pristine[f])
-    mismatches, golden = 0, None
-    for who, v in variants.items():
-        reset()
-        v.bind(work)()
-        if golden is None:
-            golden = {f: work[f].copy() for f in spec.fields}
-        first = next(iter(variants))
-        for d in differences(work, golden, spec.fields):
-            mismatches += 1
-            print(f"MISMATCH {label}: {who} != {first}: {d}")
-    runs_of = {who: v.bind(work) for who, v in variants.items()}
-    times = {who: [] for who in variants}
-    for _ in range(runs):
-        for who in variants:
-            reset()
-            times[who].append(timed(runs_of[who], 1)[0])
-    return mismatches, {who: points / statistics.median(t) / 1e9
-                        for who, t in times.items()}
 
 
 def bench_one(spec, ety, shape, steps, args, workdir):
@@ -701,22 +520,6 @@ def markdown(rows, cg_rows, checks, info, args, started, elapsed):
 
 # --------------------------------------------------------------------------
 # Command line
-
-
-def parse_shape(text):
-    return tuple(int(x) for x in re.split(r"[,x]", text) if x)
-
-
-def work_directory(path, prefix):
-    """The directory to build in and what removes it: `path` (created if
-    missing) and None, or a temporary directory and its TemporaryDirectory
-    (cleanup() removes it)."""
-    if path:
-        workdir = Path(path)
-        workdir.mkdir(parents=True, exist_ok=True)
-        return workdir, None
-    tmp = tempfile.TemporaryDirectory(prefix=prefix)
-    return Path(tmp.name), tmp
 
 
 def main(argv=None):

@@ -30,8 +30,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import cpu_bench as CB  # noqa: E402
-from cpu_bench import B, np  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import B, np  # noqa: E402
 
 SHAPES = {"hdiff": (256, 256, 64), "laplap": (4096, 4096), "fdtd2d": (3072, 3072)}
 STEPS = {"hdiff": 1, "laplap": 1, "fdtd2d": 8}
@@ -71,14 +71,14 @@ def main(argv=None):
                 mlir = wd / f"{name}.mlir"
                 mlir.write_text(spec.mlir(shape, steps, ety))
                 variants = {
-                    "C": CB.CVersion(spec, shape, steps, ety, openmp, wd / "c", args.cc,
-                                     CB.CFLAGS),
-                    "unfused": CB.Ours(spec, mlir, openmp, wd / "unfused"),
-                    "inlined": CB.Ours(spec, mlir, openmp, wd / "inlined",
+                    "C": benchlib.CVersion(spec, shape, steps, ety, openmp, wd / "c", args.cc,
+                                     benchlib.CFLAGS),
+                    "unfused": benchlib.Ours(spec, mlir, openmp, wd / "unfused"),
+                    "inlined": benchlib.Ours(spec, mlir, openmp, wd / "inlined",
                                        ("stencil-inlining",), "inlined"),
-                    "fused": CB.Ours(spec, mlir, openmp, wd / "fused", (fuse,), "fused"),
+                    "fused": benchlib.Ours(spec, mlir, openmp, wd / "fused", (fuse,), "fused"),
                 }
-                mismatches, g = CB.check_and_time(spec, variants, pristine, work, args.runs,
+                mismatches, g = benchlib.check_and_time(spec, variants, pristine, work, args.runs,
                                                   int(np.prod(shape)) * max(steps, 1),
                                                   f"{name} {ety} {mode}")
                 failures += mismatches

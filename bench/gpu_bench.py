@@ -72,14 +72,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import cpu_bench as CB  # noqa: E402
-from cpu_bench import B, CompileError, differences, log, np, run_cmd, short_error  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import B, CompileError, differences, log, np, run_cmd, short_error  # noqa: E402
 
 from stencil import compiler as SC  # noqa: E402
 from stencil import cudagen as G  # noqa: E402
 from stencil.runtime import StencilLibrary  # noqa: E402
 
-REPO = CB.REPO
+REPO = benchlib.REPO
 DRIVER = REPO / "bench" / "gpu_driver.cu"
 
 # (interior shape, time steps) per rank
@@ -387,7 +387,7 @@ def small_check(cfg, ety, args, wd):
                 failed(label, e)
     if args.inject_mismatch:
         for got in results.values():
-            CB.inject(spec, steps, got)
+            benchlib.inject(spec, steps, got)
     problems = [f"{label}: {detail}" for label, verdict, detail in lines if verdict == "FAIL"]
     for label, got in results.items():
         bad = differences(got, want, spec.fields)
@@ -671,7 +671,7 @@ def run_prepared(args):
             for variant in ("naive", *c["libs"]):
                 got = read_fields(spec, c["shape"], ety, f"{prefix}{variant}.bin")
                 if args.inject_mismatch:
-                    CB.inject(spec, c["steps"], got)
+                    benchlib.inject(spec, c["steps"], got)
                 bad = differences(got, want, spec.fields)
                 log(f"  {variant} == numpy: {'FAIL' if bad else 'PASS'}"
                     + (f" ({'; '.join(bad)})" if bad else ""))
@@ -927,9 +927,9 @@ def main(argv=None):
                         "source on the host and our GPU code in its CPU emulation against numpy")
     p.add_argument("--no-check", dest="check", action="store_false",
                    help="skip the reduced-size check against numpy")
-    p.add_argument("--shape-1d", type=CB.parse_shape)
-    p.add_argument("--shape-2d", type=CB.parse_shape)
-    p.add_argument("--shape-3d", type=CB.parse_shape)
+    p.add_argument("--shape-1d", type=benchlib.parse_shape)
+    p.add_argument("--shape-2d", type=benchlib.parse_shape)
+    p.add_argument("--shape-3d", type=benchlib.parse_shape)
     p.add_argument("--steps", type=int, help="time steps at the benchmark size (default: 512 "
                    "in 1D and 2D, 128 in 3D)")
     p.add_argument("--hex", action="append", metavar="[KERNEL=]OPTS",
@@ -945,9 +945,9 @@ def main(argv=None):
                         "--convert-to-gpu options GPU, e.g. 'blocked|h=4 widths=16,128|"
                         "threads=128,4 thread-points=blocked' (repeatable; for every kernel "
                         "or one)")
-    p.add_argument("--block-1d", type=CB.parse_shape, default=BLOCKS[1])
-    p.add_argument("--block-2d", type=CB.parse_shape, default=BLOCKS[2])
-    p.add_argument("--block-3d", type=CB.parse_shape, default=BLOCKS[3],
+    p.add_argument("--block-1d", type=benchlib.parse_shape, default=BLOCKS[1])
+    p.add_argument("--block-2d", type=benchlib.parse_shape, default=BLOCKS[2])
+    p.add_argument("--block-3d", type=benchlib.parse_shape, default=BLOCKS[3],
                    help="threads per block (x innermost) of the naive kernels and of the "
                         "untiled compiled kernels (defaults 256; 32,8; 32,4,4)")
     p.add_argument("--runs", type=int, help="timed runs per variant (default 5, --quick 3)")
@@ -1037,7 +1037,7 @@ def main(argv=None):
 
     started = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
     t_start = time.perf_counter()
-    workdir, tmp = CB.work_directory(args.workdir, "stencil-gpu-bench-")
+    workdir, tmp = benchlib.work_directory(args.workdir, "stencil-gpu-bench-")
     info = tool_info(args)
     log(f"gpu_bench: {'check only (no GPU needed)' if args.check_only else 'benchmark'}; "
         f"nvcc: {info.get('nvcc', 'not found')}; stencil-opt: {info['stencil-opt']}")

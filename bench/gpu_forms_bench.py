@@ -37,8 +37,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
-import gpu_runs  # noqa: E402
-from gpu_runs import child, differences, load, same, timed_calls  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import child, device_differences, load, same, timed_calls  # noqa: E402
 from stencil import compiler, devito_forms  # noqa: E402
 from stencil.runtime import StencilLibrary  # noqa: E402
 
@@ -94,7 +94,7 @@ def prepare(out, emulate, forms):
                                     cpu="x86-64-v2")
         entry = {"name": name, "family": family, "order": order, "shape": list(shape),
                  "steps": steps, "func": next(iter(cpu.signatures)),
-                 "cpu": gpu_runs.keep(cpu, out, f"{name}-cpu"), "variants": {}}
+                 "cpu": benchlib.keep(cpu, out, f"{name}-cpu"), "variants": {}}
         for variant, (passes, options) in VARIANTS.items():
             if emulate:  # the emulation takes the mapping's options only
                 options = " ".join(o for o in options.split()
@@ -102,7 +102,7 @@ def prepare(out, emulate, forms):
             compiled = compiler.compile_file(str(path), extra_sources=[str(timers)],
                                              extra_passes=passes, gpu_options=options,
                                              **target)
-            entry["variants"][variant] = gpu_runs.keep(compiled, out, f"{name}-{variant}")
+            entry["variants"][variant] = benchlib.keep(compiled, out, f"{name}-{variant}")
         plan["forms"].append(entry)
         print(f"prepared {name}", flush=True)
     (out / "plan.json").write_text(json.dumps(plan, indent=1))
@@ -138,7 +138,7 @@ def worker(root, index, runs, inject=False):
         r = {"seconds": seconds, "gstencils": points / seconds / 1e9, "cupy": cupy,
              "same_cpu": same(got, want)}
         if not r["same_cpu"]:
-            r["differences"] = differences(got, want)
+            r["differences"] = device_differences(got, want)
         result["variants"][variant] = r
     print(json.dumps(result))
 

@@ -43,8 +43,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "python"))
 
-import gpu_runs  # noqa: E402
-from gpu_runs import child, differences, load, same, timed_calls  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import child, device_differences, load, same, timed_calls  # noqa: E402
 from stencil import benchmarks, compiler, devito_forms, distributed, randomgen  # noqa: E402
 from stencil.runtime import StencilLibrary, numpy_dtype  # noqa: E402
 
@@ -132,7 +132,7 @@ def prepare(out):
     warnings.simplefilter("ignore", compiler.CompileWarning)
 
     def keep(compiled, stem):
-        return gpu_runs.keep(compiled, out, stem)
+        return benchlib.keep(compiled, out, stem)
 
     for name in dict.fromkeys(c[0] for c in CASES):
         path, sources = program(name, work)
@@ -194,11 +194,11 @@ def worker(root, kind, index, runs):
         result = {"same_cpu": same(got, want), "seconds": seconds, "cupy": cupy,
                   "cpu_seconds": cpu_seconds}
         if not result["same_cpu"]:
-            result["differences"] = differences(got, want)
+            result["differences"] = device_differences(got, want)
             for variant, pickled in entry.get("variants", {}).items():
                 lib = StencilLibrary(load(root, pickled))
                 _, got, _ = timed_calls(lib, entry["func"], values, is_field, runs=0)
-                result[variant] = same(got, want) or differences(got, want)
+                result[variant] = same(got, want) or device_differences(got, want)
         print(json.dumps(result))
         return
     from mpi4py import MPI

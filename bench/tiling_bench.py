@@ -40,8 +40,8 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import cpu_bench as CB  # noqa: E402
-from cpu_bench import B, np  # noqa: E402
+import benchlib  # noqa: E402
+from benchlib import B, np  # noqa: E402
 from stencil.compiler import find_stencil_opt  # noqa: E402
 
 SHAPES = {1: (1 << 22,), 2: (3072, 3072), 3: (256, 256, 256)}
@@ -82,7 +82,7 @@ def main(argv=None):
     args = p.parse_args(argv)
     if args.polly and not shutil.which(args.clang):
         p.error(f"--polly needs {args.clang} (apt-get install clang-22)")
-    args.cflags = CB.CFLAGS
+    args.cflags = benchlib.CFLAGS
     hex_pass = f"hex-tile={args.hex}" if args.hex else "hex-tile"
     split_pass = f"split-tile={args.split}" if args.split else "split-tile"
     workdir = Path(tempfile.mkdtemp(prefix="tiling-bench-"))
@@ -113,25 +113,25 @@ def main(argv=None):
                             print(f"# {name} {ety} {tiling}: "
                                   + (choice if choice.startswith("fixed") else f"the model's {choice}"))
                 variants = {
-                    "C": CB.CVersion(spec, shape, steps, ety, openmp, wd / "c", args.cc,
+                    "C": benchlib.CVersion(spec, shape, steps, ety, openmp, wd / "c", args.cc,
                                      args.cflags),
-                    "untiled": CB.Ours(spec, mlir, openmp, wd / "untiled"),
-                    "hex": CB.Ours(spec, mlir, openmp, wd / "hex", (hex_pass,), "hex"),
-                    "split": CB.Ours(spec, mlir, openmp, wd / "split", (split_pass,), "split"),
+                    "untiled": benchlib.Ours(spec, mlir, openmp, wd / "untiled"),
+                    "hex": benchlib.Ours(spec, mlir, openmp, wd / "hex", (hex_pass,), "hex"),
+                    "split": benchlib.Ours(spec, mlir, openmp, wd / "split", (split_pass,), "split"),
                 }
                 if args.fixed:
                     for tiling in ("hex", "split"):
-                        variants[tiling + "0"] = CB.Ours(spec, mlir, openmp, wd / (tiling + "0"),
+                        variants[tiling + "0"] = benchlib.Ours(spec, mlir, openmp, wd / (tiling + "0"),
                                                          (f"{tiling}-tile=model=false",),
                                                          tiling + "0")
                 if args.polly:
                     polly = ["-mllvm", "-polly"] + (["-mllvm", "-polly-parallel", "-fopenmp"]
                                                     if openmp else [])
-                    variants["polly"] = CB.CVersion(spec, shape, steps, ety, False,
+                    variants["polly"] = benchlib.CVersion(spec, shape, steps, ety, False,
                                                     wd / "polly", args.clang,
                                                     args.cflags + polly, polybench=True,
                                                     label="polly")
-                mismatches, g = CB.check_and_time(spec, variants, pristine, work, args.runs,
+                mismatches, g = benchlib.check_and_time(spec, variants, pristine, work, args.runs,
                                                   int(np.prod(shape)) * steps,
                                                   f"{name} {ety} {mode}")
                 failures += mismatches
