@@ -1145,3 +1145,20 @@ void ExternalStoreOp::getEffects(
   effects.emplace_back(MemoryEffects::Write::get(), &getFieldMutable(),
                        SideEffects::DefaultResource::get());
 }
+
+LogicalResult ReduceOp::verify() {
+  Block &body = getBody().front();
+  Type type = getAcc().getType();
+  if (body.getNumArguments() != 2 ||
+      llvm::any_of(body.getArgumentTypes(),
+                   [&](Type arg) { return arg != type; }))
+    return emitOpError("body must take two values of the accumulator's type ")
+           << type;
+  auto yield = dyn_cast_or_null<YieldOp>(body.empty() ? nullptr : &body.back());
+  if (!yield)
+    return emitOpError("body must end with stencil.yield");
+  if (yield.getOperand().getType() != type)
+    return emitOpError("yields ") << yield.getOperand().getType()
+                                  << ", but the accumulator's type is " << type;
+  return success();
+}

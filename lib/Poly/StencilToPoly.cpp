@@ -618,7 +618,7 @@ void ScopBuilder::buildStatement(OpBuilder &b, StmtPlan plan) {
     Value v = block->addArgument(elementType, loc);
     for (unsigned d = 0; d < rank; ++d)
       block->addArgument(b.getIndexType(), loc);
-    YieldOp::create(sb, loc, v);
+    poly::YieldOp::create(sb, loc, v);
     stmt.setReadsAttr(b.getArrayAttr(reads));
     return;
   }
@@ -683,7 +683,7 @@ void ScopBuilder::buildStatement(OpBuilder &b, StmtPlan plan) {
         return v;
       });
   Value ret = (*returned)[plan.result];
-  YieldOp::create(sb, loc, ret);
+  poly::YieldOp::create(sb, loc, ret);
   stmt.setReadsAttr(b.getArrayAttr(reads));
 }
 

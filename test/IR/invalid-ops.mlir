@@ -1,6 +1,6 @@
 // Verifier errors of the ops outside apply bodies: cast, load, store, buffer,
 // combine, alloc, external_load, external_store.
-// RUN: stencil-opt %s -split-input-file -verify-diagnostics
+// RUN: stencil-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
 
 func.func @cast_element(%f: !stencil.field<?xf64>) {
   // expected-error @+1 {{'stencil.cast' op element type 'f32' of the result differs from 'f64' of the input}}
@@ -277,4 +277,67 @@ func.func @store_legacy_bounds(%t: !stencil.temp<?xf64>, %f: !stencil.field<[0,8
   // expected-error @+1 {{bounds have 1 lower and 2 upper values}}
   stencil.store %t to %f([0] : [8, 8]) : !stencil.temp<?xf64> to !stencil.field<[0,8]xf64>
   func.return
+}
+
+// -----
+
+func.func @reduce_init_type(%a: f64, %b: i32) {
+  // expected-error @+1 {{'stencil.reduce' op failed to verify that all of {acc, init} have same type}}
+  "stencil.reduce"(%a, %b) ({
+  ^bb0(%x: f64, %y: f64):
+    stencil.yield %x : f64
+  }) : (f64, i32) -> ()
+  func.return
+}
+
+// -----
+
+func.func @reduce_arguments(%a: f64, %b: f64) {
+  // expected-error @+1 {{'stencil.reduce' op body must take two values of the accumulator's type 'f64'}}
+  stencil.reduce %a init %b {
+  ^bb0(%x: f64):
+    stencil.yield %x : f64
+  } : f64
+  func.return
+}
+
+// -----
+
+func.func @reduce_argument_type(%a: f64, %b: f64) {
+  // expected-error @+1 {{'stencil.reduce' op body must take two values of the accumulator's type 'f64'}}
+  stencil.reduce %a init %b {
+  ^bb0(%x: f64, %y: f32):
+    stencil.yield %x : f64
+  } : f64
+  func.return
+}
+
+// -----
+
+func.func @reduce_yield_type(%a: f64, %b: f64) {
+  // expected-error @+1 {{'stencil.reduce' op yields 'i32', but the accumulator's type is 'f64'}}
+  stencil.reduce %a init %b {
+  ^bb0(%x: f64, %y: f64):
+    %c = arith.constant 0 : i32
+    stencil.yield %c : i32
+  } : f64
+  func.return
+}
+
+// -----
+
+func.func @reduce_no_yield(%a: f64, %b: f64) {
+  // expected-error @+1 {{'stencil.reduce' op body must end with stencil.yield}}
+  stencil.reduce %a init %b {
+  ^bb0(%x: f64, %y: f64):
+    "test.terminator"() : () -> ()
+  } : f64
+  func.return
+}
+
+// -----
+
+func.func @yield_outside(%a: f64) {
+  // expected-error @+1 {{'stencil.yield' op expects parent op 'stencil.reduce'}}
+  stencil.yield %a : f64
 }

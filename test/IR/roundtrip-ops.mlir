@@ -237,3 +237,22 @@ func.func @external_and_alloc(%m: memref<66x66xf64>, %dm: memref<?x?xf64>, %p: !
   stencil.external_store %d to %p : !stencil.field<?x?xf64> to !llvm.ptr
   func.return
 }
+
+// -----
+
+// xDSL's reduction form: an accumulator, its initial value and a body that
+// combines two values (parsed, verified and printed; no lowering).
+// CHECK-LABEL: func.func @reduce
+// CHECK:         stencil.reduce %{{.*}} init %{{.*}} {
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f64, %[[Y:.*]]: f64):
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f64
+// CHECK-NEXT:      stencil.yield %[[S]] : f64
+// CHECK-NEXT:    } : f64
+func.func @reduce(%a: f64, %b: f64) {
+  stencil.reduce %a init %b {
+  ^bb0(%x: f64, %y: f64):
+    %s = arith.addf %x, %y : f64
+    stencil.yield %s : f64
+  } : f64
+  func.return
+}

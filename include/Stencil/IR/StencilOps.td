@@ -350,4 +350,37 @@ def Stencil_ReturnOp : Stencil_Op<"return", [Pure, Terminator,
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Reduction (xDSL's form)
+//===----------------------------------------------------------------------===//
+
+def Stencil_ReduceOp : Stencil_Op<"reduce",
+    [AllTypesMatch<["acc", "init"]>]> {
+  let summary = "a combiner of two values, as xDSL writes it (parsed, not lowered)";
+  let description = [{
+    xDSL's `stencil.reduce`: an accumulator, its initial value, and a body
+    that combines two values of their type into one (`stencil.yield`). It
+    has no result and no lowering in xDSL; here it parses, verifies and
+    prints the same, and the lowerings refuse it with a located error.
+    ```mlir
+    stencil.reduce %a init %b {
+    ^bb0(%x: f64, %y: f64):
+      %s = arith.addf %x, %y : f64
+      stencil.yield %s : f64
+    } : f64
+    ```
+  }];
+  let arguments = (ins AnyType:$acc, AnyType:$init);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$acc `init` $init $body attr-dict `:` type($acc)";
+  let hasVerifier = 1;
+}
+
+def Stencil_YieldOp : Stencil_Op<"yield", [Pure, Terminator,
+    HasParent<"ReduceOp">]> {
+  let summary = "the combined value of a stencil.reduce body";
+  let arguments = (ins AnyType:$operand);
+  let assemblyFormat = "$operand attr-dict `:` type($operand)";
+}
+
 #endif // STENCIL_IR_STENCILOPS_TD
