@@ -8,6 +8,7 @@
 // RUN: stencil-opt %t/untiled.mlir --stencil-to-poly --poly-to-gpu="threads=2000" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/barrier-outside-kernel.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/nested-kernels.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
+// RUN: stencil-opt %t/grid-y-depths.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8,8,8,8" 2>&1 | FileCheck %s --check-prefix=FOUR --implicit-check-not="see current operation"
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="max-blocks=0" 2>&1 | FileCheck %s --check-prefix=BLOCKS --implicit-check-not="see current operation"
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="unroll-budget=-1" 2>&1 | FileCheck %s --check-prefix=UNROLL-BUDGET --implicit-check-not="see current operation"
@@ -233,6 +234,22 @@ func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %
 func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
   // expected-error @+1 {{'poly.scop' op code generation failed: nested 'kernel' marks}}
   %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 32>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { mark: \22kernel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22kernel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
+    poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
+    poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
+    ^bb0(%x: f64, %y: f64, %i: index):
+      %s = arith.addf %x, %y : f64
+      poly.yield %s : f64
+    }
+  }
+  func.return
+}
+
+//--- grid-y-depths.mlir
+// The blocks along y take the band member below the "grid_y_N" marks; they
+// must be at one schedule depth in the tree.
+func.func @f(%a : !stencil.field<[-1,9]xf64>, %b : !stencil.field<[-1,9]xf64>, %n : index) {
+  // expected-error @+1 {{'poly.scop' op code generation failed: grid_y marks at different schedule depths}}
+  %r:2 = poly.scop steps(%n) attributes {gpu_threads = array<i64: 32>, result_arrays = [@A0, @A0], result_offsets = array<i64: 0, 1>, schedule = "{ domain: \22[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 <= 7 }\22, child: { sequence: [ { filter: \22[N] -> { S0[t, i0] : i0 <= 3 }\22, child: { mark: \22kernel\22, child: { mark: \22grid_y_2\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }, { S0[t, s1] -> [(s1)] }]\22 } } } }, { filter: \22[N] -> { S0[t, i0] : i0 >= 4 }\22, child: { mark: \22kernel\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(t)] }]\22, child: { mark: \22grid_y_2\22, child: { schedule: \22[N] -> [{ S0[t, s1] -> [(s1)] }]\22 } } } } } ] } }"} -> !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64> {
     poly.array @A0 buffers(%a, %b : !stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) box [-1] to [9] of f64
     poly.stmt @S0 domain "[N] -> { S0[t, i0] : 0 <= t < N and 0 <= i0 < 8 }" writes "{ S0[t, i0] -> A0[(t + 1) mod 2, i0] }" reads ["{ S0[t, i0] -> A0[t mod 2, i0 - 1] }", "{ S0[t, i0] -> A0[t mod 2, i0 + 1] }"] {
     ^bb0(%x: f64, %y: f64, %i: index):
