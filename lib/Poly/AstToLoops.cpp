@@ -713,24 +713,40 @@ private:
   SmallVector<isl_ast_expr *> threadGuards;
 };
 
-/// Whether `expr` uses one of the thread-id parameters.
-bool usesThreadIds(isl_ast_expr *expr) {
+/// Whether `expr` uses an id for which `matches` holds.
+bool usesId(isl_ast_expr *expr, function_ref<bool(isl_id *)> matches) {
   switch (isl_ast_expr_get_type(expr)) {
   case isl_ast_expr_id: {
     Id id(isl_ast_expr_id_get_id(expr));
-    const char *name = id ? isl_id_get_name(id.get()) : nullptr;
-    return name && llvm::is_contained(kThreadIdParams, StringRef(name));
+    return id && matches(id.get());
   }
   case isl_ast_expr_op:
     for (isl_size i = 0, e = isl_ast_expr_op_get_n_arg(expr); i < e; ++i) {
       AstExpr arg(isl_ast_expr_op_get_arg(expr, i));
-      if (arg && usesThreadIds(arg.get()))
+      if (arg && usesId(arg.get(), matches))
         return true;
     }
     return false;
   default:
     return false;
   }
+}
+
+/// Whether `expr` uses one of the thread-id parameters.
+bool usesThreadIds(isl_ast_expr *expr) {
+  return usesId(expr, [](isl_id *id) {
+    const char *name = isl_id_get_name(id);
+    return name && llvm::is_contained(kThreadIdParams, StringRef(name));
+  });
+}
+
+/// The annotation of the user node `node` (annotateUserNode), or null.
+UserAnnotation *annotationOf(isl_ast_node *node) {
+  Id id(isl_ast_node_get_annotation(node));
+  if (!id || !isl_id_get_name(id.get()) ||
+      StringRef(isl_id_get_name(id.get())) != kAnnotationName)
+    return nullptr;
+  return static_cast<UserAnnotation *>(isl_id_get_user(id.get()));
 }
 
 /// The statement a user node calls ("" for other nodes).
@@ -1245,22 +1261,9 @@ Value AstTranslator::gridYBlockOwns(Value tile) {
 }
 
 bool AstTranslator::onlyBoundIterators(isl_ast_expr *expr) {
-  switch (isl_ast_expr_get_type(expr)) {
-  case isl_ast_expr_id: {
-    Id id(isl_ast_expr_id_get_id(expr));
-    return id &&
-           (iterators.contains(id.get()) || !iteratorDepths.contains(id.get()));
-  }
-  case isl_ast_expr_op:
-    for (isl_size i = 0, e = isl_ast_expr_op_get_n_arg(expr); i < e; ++i) {
-      AstExpr arg(isl_ast_expr_op_get_arg(expr, i));
-      if (!arg || !onlyBoundIterators(arg.get()))
-        return false;
-    }
-    return true;
-  default:
-    return true;
-  }
+  return !usesId(expr, [&](isl_id *id) {
+    return iteratorDepths.contains(id) && !iterators.contains(id);
+  });
 }
 
 isl_ast_expr *AstTranslator::gridYTileAt(isl_ast_node *node) {
@@ -1274,11 +1277,7 @@ isl_ast_expr *AstTranslator::gridYTileAt(isl_ast_node *node) {
     return isl_bool_true;
   };
   isl_ast_node_foreach_descendant_top_down(node, visit, &found);
-  if (!found)
-    return nullptr;
-  Id id(isl_ast_node_get_annotation(found));
-  auto *annotation =
-      id ? static_cast<UserAnnotation *>(isl_id_get_user(id.get())) : nullptr;
+  UserAnnotation *annotation = found ? annotationOf(found) : nullptr;
   if (!annotation || !annotation->gridYTile ||
       !onlyBoundIterators(annotation->gridYTile.get()))
     return nullptr;
@@ -1340,13 +1339,9 @@ LogicalResult AstTranslator::translateUser(isl_ast_node *node) {
       return result;
     }
   }
-  Id id(isl_ast_node_get_annotation(node));
-  if (!id || !isl_id_get_name(id.get()) ||
-      StringRef(isl_id_get_name(id.get())) != kAnnotationName)
-    return fail("statement instance without annotation");
-  auto *annotation = static_cast<UserAnnotation *>(isl_id_get_user(id.get()));
+  UserAnnotation *annotation = annotationOf(node);
   if (!annotation)
-    return failIsl(ctx);
+    return fail("statement instance without annotation");
   OpBuilder::InsertionGuard guard(b);
   if (gridYPerInstance) {
     // (Without the member's value: as isl left it, on the blocks of y = 0.)
