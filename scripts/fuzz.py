@@ -1426,7 +1426,10 @@ def classify(rc, stdout, stderr, input_text, pipeline):
                 return CRASH, "invalid-ir", mk
         for m in ERR_OP_RE.finditer(stderr):
             op = m.group(1) or m.group(2)
-            if not op.startswith("stencil.") and op not in input_text:
+            # func ops print without their dialect prefix ("return").
+            printed = op[len("func."):] if op.startswith("func.") else op
+            if (not op.startswith("stencil.") and op not in input_text
+                    and not re.search(r"(?<![.\w])%s\b" % re.escape(printed), input_text)):
                 return CRASH, "invalid-ir", "error at '%s', an op that the passes created" % op
     return DIAG, "diagnostic", errors[0].strip()
 

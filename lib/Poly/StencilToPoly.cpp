@@ -293,8 +293,10 @@ LogicalResult ScopBuilder::checkApply(ApplyOp apply) {
                        "supported");
   if (!apply.getIterationBounds())
     return fail(apply, "the apply has unknown bounds");
-  if (apply.getReturnOp().getUnrollAttr())
-    return fail(apply, "an unrolled apply is not supported");
+  // The tilings unroll their tiles themselves (semantics unchanged).
+  if (apply.getReturnOp().getUnrollAttr() && !rerollApply(apply))
+    return fail(apply, "an unrolled apply whose points are not shifted "
+                       "copies of one computation is not supported");
   unsigned r = apply.getRank();
   if (rankKnown && r != rank)
     return fail(apply, "applies of different ranks in one region");

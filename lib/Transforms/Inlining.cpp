@@ -67,7 +67,7 @@ FailureOr<SmallVector<ApplyOp>> getInlinableConsumers(ApplyOp producer) {
     return failure();
   Block *body = producer.getBody();
   ReturnOp ret = producer.getReturnOp();
-  if (!ret || ret.getUnrollAttr())
+  if (!ret || (ret.getUnrollAttr() && !isRerollable(producer)))
     return failure();
   for (Value v : ret.getArg()) {
     if (!isa<ResultType>(v.getType()))
@@ -265,6 +265,8 @@ struct StencilInliningPass
             getInlinableConsumers(producer);
         if (failed(consumers))
           continue;
+        // Each access of a consumer recomputes one point.
+        rerollApply(producer);
         for (ApplyOp consumer : *consumers)
           inlineInto(producer, consumer);
         affected.insert(producer->getBlock());

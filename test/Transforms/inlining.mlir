@@ -431,3 +431,55 @@ func.func @outs_consumer(%in : !stencil.field<[-4,12]xf64>, %out : !stencil.fiel
   } to <[0], [8]>
   func.return
 }
+
+// -----
+
+// A producer unrolled as xDSL's stencil-unroll writes it (point 1 is point
+// 0 shifted by one along x): it is re-rolled and inlined. A producer whose
+// points are not shifted copies stays.
+// CHECK-LABEL: func.func @unrolled_producer
+// CHECK:         stencil.apply
+// CHECK-NEXT:      stencil.access %{{.*}}[1]
+// CHECK-NEXT:      stencil.access %{{.*}}[-1]
+// CHECK-NEXT:      arith.addf
+// CHECK-NOT:       stencil.access
+// CHECK:           stencil.return
+// CHECK-NOT:     stencil.apply
+// CHECK-LABEL: func.func @unrolled_not_shifted
+// CHECK-COUNT-2: stencil.apply
+func.func @unrolled_producer(%in : !stencil.field<[-4,68]xf64>, %out : !stencil.field<[-4,68]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-4,68]xf64> -> !stencil.temp<?xf64>
+  %p = stencil.apply(%x = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %a = stencil.access %x[0] : !stencil.temp<?xf64>
+    %r0 = stencil.store_result %a : !stencil.result<f64>
+    %a1 = stencil.access %x[1] : !stencil.temp<?xf64>
+    %r1 = stencil.store_result %a1 : !stencil.result<f64>
+    stencil.return %r0, %r1 unroll <[2]> : !stencil.result<f64>, !stencil.result<f64>
+  }
+  %c = stencil.apply(%y = %p : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %e = stencil.access %y[1] : !stencil.temp<?xf64>
+    %w = stencil.access %y[-1] : !stencil.temp<?xf64>
+    %s = arith.addf %e, %w : f64
+    %res = stencil.store_result %s : !stencil.result<f64>
+    stencil.return %res : !stencil.result<f64>
+  }
+  stencil.store %c to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-4,68]xf64>
+  return
+}
+func.func @unrolled_not_shifted(%in : !stencil.field<[-4,68]xf64>, %out : !stencil.field<[-4,68]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-4,68]xf64> -> !stencil.temp<?xf64>
+  %p = stencil.apply(%x = %t : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %a = stencil.access %x[0] : !stencil.temp<?xf64>
+    %r0 = stencil.store_result %a : !stencil.result<f64>
+    %a1 = stencil.access %x[2] : !stencil.temp<?xf64>
+    %r1 = stencil.store_result %a1 : !stencil.result<f64>
+    stencil.return %r0, %r1 unroll <[2]> : !stencil.result<f64>, !stencil.result<f64>
+  }
+  %c = stencil.apply(%y = %p : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
+    %e = stencil.access %y[1] : !stencil.temp<?xf64>
+    %res = stencil.store_result %e : !stencil.result<f64>
+    stencil.return %res : !stencil.result<f64>
+  }
+  stencil.store %c to %out(<[0], [64]>) : !stencil.temp<?xf64> to !stencil.field<[-4,68]xf64>
+  return
+}

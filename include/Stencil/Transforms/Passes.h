@@ -33,6 +33,15 @@ void resetShapes(Block &block);
 /// take; fails, with an error, on a swap of a temp that is not loaded.
 LogicalResult swapFieldsNotTemps(Operation *root);
 
+/// Whether `apply` is unrolled and every unrolled point returns a shifted
+/// copy of point 0's computation (`--stencil-reroll`).
+bool isRerollable(ApplyOp apply);
+
+/// Drops the unrolling of `apply` when isRerollable: returns point 0's
+/// values without `unroll` and erases what only other points used. Returns
+/// whether it did.
+bool rerollApply(ApplyOp apply);
+
 } // namespace mlir::stencil
 
 #endif // STENCIL_TRANSFORMS_PASSES_H

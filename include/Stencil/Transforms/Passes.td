@@ -72,7 +72,8 @@ def StencilInlining : Pass<"stencil-inlining"> {
     * every use of every result of P is an operand of another
       `stencil.apply` of the same rank that reads the matching region
       argument only with `stencil.access` (no `stencil.dyn_access`), and
-    * P has results (no `outs`), no `unroll`, every operand of its
+    * P has results (no `outs`), no `unroll` (or one that
+      `--stencil-reroll` undoes, which it then does), every operand of its
       `stencil.return` comes straight from a `stencil.store_result` with a
       value in the body, and its body has no memory side effects;
     * when P reads a field operand directly (memory, not a temp), every
@@ -97,6 +98,30 @@ def StencilInlining : Pass<"stencil-inlining"> {
     that consumers take over need other boxes than before.
   }];
   let dependentDialects = ["::mlir::stencil::StencilDialect"];
+}
+
+def StencilReroll : Pass<"stencil-reroll"> {
+  let summary = "Undo the unrolling of applies whose unrolled points are "
+                "shifted copies of one computation";
+  let description = [{
+    xDSL's `stencil-unroll` writes an apply's body once per point of the
+    unroll box (`stencil.return ... unroll <[u0, u1, ...]>`), each copy with
+    its `stencil.access` offsets, `stencil.index` offsets and
+    `stencil.dyn_access` ranges shifted by the point's offset. When, for
+    every result and every point, the returned value is computed by such a
+    shifted copy of the computation of point 0 (the same ops, attributes and
+    nested regions; shared operands only where they do not depend on the
+    point), the apply computes point 0's expression at every point of its
+    bounds, also in the last block of an extent that is not a multiple of
+    the factor. The pass then returns point 0's values without `unroll` and
+    erases the other points' ops. Other unrolled applies stay as they are,
+    with a remark.
+
+    `--hex-tile`, `--split-tile`, `--fuse` and `--stencil-to-poly` re-roll
+    the applies of the regions they transform in the same way (a tiling
+    unrolls its tiles itself), and `--stencil-inlining` the producers it
+    inlines.
+  }];
 }
 
 def StencilHoistOutOfBranches : Pass<"stencil-hoist-out-of-branches"> {
