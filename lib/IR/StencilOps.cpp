@@ -688,7 +688,64 @@ LogicalResult ApplyOp::verify() {
   return success();
 }
 
+/// An apply reads its operands before it writes (no point sees what another
+/// point computes), but with `outs` it writes in place: a field it also
+/// reads may be read only where the reading point itself writes (offset 0;
+/// with `unroll`, the offset of the point). Casts alias their field.
+static LogicalResult verifyNoReadOfWrittenNeighbours(ApplyOp apply) {
+  if (apply.getDest().empty())
+    return success();
+  auto stripCasts = [](Value field) {
+    while (auto cast = field.getDefiningOp<CastOp>())
+      field = cast.getField();
+    return field;
+  };
+  SmallVector<Value> written = llvm::map_to_vector(apply.getDest(), stripCasts);
+  Block *body = apply.getBody();
+  unsigned rank = apply.getRank();
+  DenseMap<Operation *, llvm::BitVector> uses;
+  bool usesKnown = false;
+  for (auto [i, operand] : llvm::enumerate(apply.getArgs())) {
+    auto found = llvm::find(written, stripCasts(operand));
+    if (found == written.end())
+      continue;
+    unsigned dest = found - written.begin();
+    for (Operation *user : apply.getBodyArg(i).getUsers()) {
+      auto refuse = [&](const Twine &where) {
+        InFlightDiagnostic diag =
+            user->emitOpError("reads `outs` field #")
+            << dest << " " << where
+            << ": the apply writes that field in place, so it may read it "
+               "only at the point it writes (load it into a temp to read "
+               "its neighbours)";
+        diag.attachNote(apply.getLoc()) << "in this stencil.apply";
+        return failure();
+      };
+      if (isa<DynAccessOp>(user))
+        return refuse("at dynamic indices");
+      auto access = dyn_cast<AccessOp>(user);
+      if (!access)
+        continue;
+      if (!usesKnown) {
+        uses = apply.getUnrollPointUses();
+        usesKnown = true;
+      }
+      SmallVector<unsigned> points = {0};
+      if (auto it = uses.find(body->findAncestorOpInBlock(*access));
+          it != uses.end())
+        points.assign(it->second.set_bits_begin(), it->second.set_bits_end());
+      SmallVector<int64_t> off = access.getApplyOffset(rank);
+      for (unsigned p : points)
+        if (off != apply.getUnrollPointOffset(p))
+          return refuse("at offset " + formatList(off));
+    }
+  }
+  return success();
+}
+
 LogicalResult ApplyOp::verifyRegions() {
+  if (failed(verifyNoReadOfWrittenNeighbours(*this)))
+    return failure();
   // With known bounds, every access must stay inside its operand.
   Block *body = getBody();
   unsigned rank = getRank();
@@ -717,8 +774,17 @@ LogicalResult ApplyOp::verifyRegions() {
     for (unsigned d = 0; d < rank; ++d) {
       if (dims[d] < 0)
         continue;
-      int64_t lo = iter.getLb()[d] + off[d];
-      int64_t hi = (*bases)[d] + off[d];
+      int64_t lo, hi;
+      if (llvm::AddOverflow(iter.getLb()[d], off[d], lo) ||
+          llvm::AddOverflow((*bases)[d], off[d], hi)) {
+        InFlightDiagnostic diag =
+            access.emitOpError("offset ")
+            << off[d] << " in dimension " << d << " on the apply bounds "
+            << formatList(iter.getLb()) << " to " << formatList(iter.getUb())
+            << " reads outside the 64-bit index range";
+        diag.attachNote(getLoc()) << "in this stencil.apply";
+        return WalkResult::interrupt();
+      }
       if (lo < argBounds.getLb()[dims[d]] || hi > argBounds.getUb()[dims[d]]) {
         InFlightDiagnostic diag = access.emitOpError("reads ")
             << lo << " to " << hi << " in dimension " << d

@@ -150,6 +150,19 @@ func.func @apply_no_return() {
 
 // -----
 
+// An offset whose reads overflow int64 is refused (not wrapped around).
+func.func @access_offset_overflow(%f: !stencil.field<[-1,9]xf64>, %g: !stencil.field<[-1,9]xf64>) {
+  // expected-note @+1 {{in this stencil.apply}}
+  stencil.apply(%a = %f : !stencil.field<[-1,9]xf64>) outs (%g : !stencil.field<[-1,9]xf64>) {
+    // expected-error @+1 {{'stencil.access' op offset 9223372036854775807 in dimension 0 on the apply bounds [0] to [8] reads outside the 64-bit index range}}
+    %v = stencil.access %a[9223372036854775807] : !stencil.field<[-1,9]xf64>
+    stencil.return %v : f64
+  } to <[0], [8]>
+  func.return
+}
+
+// -----
+
 func.func @access_out_of_bounds(%t: !stencil.temp<[0,8]x[-1,9]xf64>) {
   // expected-note @+1 {{in this stencil.apply}}
   %r = stencil.apply(%a = %t : !stencil.temp<[0,8]x[-1,9]xf64>) -> (!stencil.temp<[0,8]x[0,8]xf64>) {
@@ -583,5 +596,52 @@ func.func @cast_in_apply(%f: !stencil.field<?xf64>, %t: !stencil.temp<[0,4]xf64>
     %v = stencil.access %a[0] : !stencil.temp<[0,4]xf64>
     stencil.return %v : f64
   }
+  func.return
+}
+
+// -----
+
+// An `outs` apply writes in place: it may read the field it writes only at
+// the point it writes (xDSL's bufferization keeps such reads in a temp).
+func.func @outs_reads_written_neighbour(%a: !stencil.field<[-1,33]x[-1,17]xf64>) {
+  // expected-note @+1 {{in this stencil.apply}}
+  stencil.apply(%f = %a : !stencil.field<[-1,33]x[-1,17]xf64>) outs (%a : !stencil.field<[-1,33]x[-1,17]xf64>) {
+    %c = stencil.access %f[0, 0] : !stencil.field<[-1,33]x[-1,17]xf64>
+    // expected-error @+1 {{'stencil.access' op reads `outs` field #0 at offset [-1, 0]: the apply writes that field in place, so it may read it only at the point it writes (load it into a temp to read its neighbours)}}
+    %l = stencil.access %f[-1, 0] : !stencil.field<[-1,33]x[-1,17]xf64>
+    %s = arith.addf %c, %l : f64
+    stencil.return %s : f64
+  } to <[0, 0], [32, 16]>
+  func.return
+}
+
+// -----
+
+// Through a cast, as the second of two `outs` fields, and with a dynamic
+// access.
+func.func @outs_reads_written_cast(%a: !stencil.field<?xf64>, %b: !stencil.field<[0,8]xf64>) {
+  %c = stencil.cast %a : !stencil.field<?xf64> -> !stencil.field<[0,8]xf64>
+  // expected-note @+1 {{in this stencil.apply}}
+  stencil.apply(%f = %a : !stencil.field<?xf64>) outs (%b : !stencil.field<[0,8]xf64>, %c : !stencil.field<[0,8]xf64>) {
+    %i = stencil.index 0 <[0]>
+    // expected-error @+1 {{'stencil.dyn_access' op reads `outs` field #1 at dynamic indices}}
+    %v = stencil.dyn_access %f[%i] in <[0]> : <[0]> : !stencil.field<?xf64>
+    stencil.return %v, %v : f64, f64
+  } to <[0], [8]>
+  func.return
+}
+
+// -----
+
+// Unrolled: each point may read the element it writes, at its own offset,
+// and no other.
+func.func @outs_reads_written_unrolled(%a: !stencil.field<[0,8]xf64>) {
+  // expected-note @+1 {{in this stencil.apply}}
+  stencil.apply(%f = %a : !stencil.field<[0,8]xf64>) outs (%a : !stencil.field<[0,8]xf64>) {
+    %v0 = stencil.access %f[0] : !stencil.field<[0,8]xf64>
+    // expected-error @+1 {{'stencil.access' op reads `outs` field #0 at offset [0]}}
+    %v1 = stencil.access %f[0] : !stencil.field<[0,8]xf64>
+    stencil.return %v0, %v1 unroll <[2]> : f64, f64
+  } to <[0], [8]>
   func.return
 }

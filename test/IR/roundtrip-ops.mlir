@@ -256,3 +256,23 @@ func.func @reduce(%a: f64, %b: f64) {
   } : f64
   func.return
 }
+
+// -----
+
+// An `outs` apply may read the field it writes at the point it writes
+// (offset 0; unrolled, each point at its own offset).
+// CHECK-LABEL: func.func @outs_in_place
+// CHECK-COUNT-2: stencil.apply
+func.func @outs_in_place(%a: !stencil.field<[0,8]xf64>) {
+  stencil.apply(%f = %a : !stencil.field<[0,8]xf64>) outs (%a : !stencil.field<[0,8]xf64>) {
+    %v = stencil.access %f[0] : !stencil.field<[0,8]xf64>
+    %w = arith.mulf %v, %v : f64
+    stencil.return %w : f64
+  } to <[0], [8]>
+  stencil.apply(%f = %a : !stencil.field<[0,8]xf64>) outs (%a : !stencil.field<[0,8]xf64>) {
+    %v0 = stencil.access %f[0] : !stencil.field<[0,8]xf64>
+    %v1 = stencil.access %f[1] : !stencil.field<[0,8]xf64>
+    stencil.return %v0, %v1 unroll <[2]> : f64, f64
+  } to <[0], [8]>
+  func.return
+}

@@ -502,10 +502,10 @@ func.func @never_read(%in : !stencil.field<[-1,65]xf64>, %out : !stencil.field<[
 // to crash).
 // CHECK-LABEL: func.func @buffer_into_field(
 // CHECK:         stencil.buffer %{{.*}} : !stencil.temp<[0,16]xf64> -> !stencil.field<[0,16]xf64>
-func.func @buffer_into_field(%f: !stencil.field<[0,16]xf64>) {
+func.func @buffer_into_field(%f: !stencil.field<[0,16]xf64>, %g: !stencil.field<[0,16]xf64>) {
   %t = stencil.load %f : !stencil.field<[0,16]xf64> -> !stencil.temp<[0,16]xf64>
   %copy = stencil.buffer %t : !stencil.temp<[0,16]xf64> -> !stencil.field<[0,16]xf64>
-  stencil.apply(%x = %copy : !stencil.field<[0,16]xf64>) outs (%copy : !stencil.field<[0,16]xf64>) {
+  stencil.apply(%x = %copy : !stencil.field<[0,16]xf64>) outs (%g : !stencil.field<[0,16]xf64>) {
     %v = stencil.access %x[1] : !stencil.field<[0,16]xf64>
     stencil.return %v : f64
   } to <[0], [15]>
