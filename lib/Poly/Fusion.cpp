@@ -375,8 +375,10 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
                                 std::string &error) {
   unsigned n = numSpaceDims;
   error.clear();
-  if (n == 0 || statements.size() < 2)
+  if (n == 0)
     return std::nullopt;
+  // The sizes are checked also where there is nothing to fuse: an option
+  // error does not depend on the program's statements.
   if (!options.tileSizes.empty()) {
     if (options.tileSizes.size() != n) {
       error = "tile needs " + std::to_string(n) +
@@ -390,6 +392,8 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
         return std::nullopt;
       }
   }
+  if (statements.size() < 2)
+    return std::nullopt;
   try {
     isl::ctx ctx = statements.front().domain.ctx();
     Analysis an = analyze(statements, n);

@@ -234,22 +234,42 @@ class Signature:
 _FUNC_RE = re.compile(r"func\.func\s+@([\w$.]+)\((.*?)\)\s*(->|attributes|\{)", re.S)
 
 
+_CAST_RE = re.compile(r"memref\.cast (%arg\d+) : memref<[?\dx]*\w+> to memref<((?:[?\d]+x)*)\w+>")
+
+
+def _parse_dims(text):
+    """"72x?x" -> (72, None)."""
+    return tuple(None if d == "?" else int(d) for d in text.split("x") if d)
+
+
 def _parse_signatures(lowered_text):
-    """Signatures of the functions of a module after convert-stencil-to-loops."""
+    """Signatures of the functions of a module after convert-stencil-to-loops.
+    An argument of unknown extent that the function casts to a known one
+    (a `stencil.cast` of a `?` field, the Open Earth Compiler's and xDSL's
+    form) has that extent: its code indexes with the cast's shape."""
     from .distributed import Decomposition
     sigs = {}
-    for match in _FUNC_RE.finditer(lowered_text):
+    matches = list(_FUNC_RE.finditer(lowered_text))
+    for k, match in enumerate(matches):
         name, args, after = match.groups()
         sig = Signature(name, returns=after == "->")
+        names = []
         for arg in filter(None, (a.strip() for a in args.split(","))):
+            names.append(arg.split(":", 1)[0].strip())
             ty = arg.split(":", 1)[1].strip().split(" ")[0] if ":" in arg else arg
             m = re.fullmatch(r"memref<((?:[?\d]+x)*)(\w+)>", ty)
             if m:
-                dims = [d for d in m.group(1).split("x") if d]
-                sig.args.append(MemRefArg(tuple(None if d == "?" else int(d) for d in dims),
-                                          m.group(2)))
+                sig.args.append(MemRefArg(_parse_dims(m.group(1)), m.group(2)))
             else:
                 sig.args.append(ScalarArg(ty))
+        body = lowered_text[match.end():matches[k + 1].start() if k + 1 < len(matches) else None]
+        for cast in _CAST_RE.finditer(body):
+            if cast.group(1) not in names:
+                continue
+            arg = sig.args[names.index(cast.group(1))]
+            known = _parse_dims(cast.group(2))
+            if isinstance(arg, MemRefArg) and len(known) == len(arg.shape):
+                arg.shape = tuple(a if a is not None else c for a, c in zip(arg.shape, known))
         sig.decomposition = Decomposition.parse(
             lowered_text[match.start():],
             {i: a.dtype for i, a in enumerate(sig.args) if isinstance(a, MemRefArg)})
@@ -357,6 +377,7 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     among `extra_passes` (hex-tile, split-tile), the steps between two
     exchanges are tiled inside each rank (block-loops=true).
     """
+    extra_passes = pass_list(extra_passes)
     _check_target(target, emulate_gpu, openmp, gpu_options)
     if ranks and distribute != "auto":
         raise ValueError("ranks= goes with distribute='auto' (a fixed grid has its rank count)")
@@ -390,11 +411,24 @@ def compile_file(path, openmp=False, workdir=None, extra_passes=(), extra_source
     return compiled
 
 
+def pass_list(extra_passes):
+    """`extra_passes` as a tuple of pass names with options ("hex-tile=h=7");
+    one string is one pass."""
+    if isinstance(extra_passes, str):
+        return (extra_passes,)
+    passes = tuple(extra_passes)
+    for p in passes:
+        if not isinstance(p, str) or not re.fullmatch(r"[a-z][\w.-]*(=.*)?", p, re.S):
+            raise ValueError(f"extra_passes: {p!r} is not a pass name with options "
+                             "(e.g. 'hex-tile=h=7 widths=32,512', without the leading --)")
+    return passes
+
+
 def prepare_file(path, extra_passes=(), debuginfo=False):
     """The program in `path` after `extra_passes` (still stencil and poly ops:
     what the GPU mapping starts from); with `debuginfo`, with the locations
     in `path` (which the race check and the profile report)."""
-    pre = [f"--{p}" for p in extra_passes]
+    pre = [f"--{p}" for p in pass_list(extra_passes)]
     if debuginfo:
         pre.append("--mlir-print-debuginfo")
     return _stencil_opt([*pre, str(path)])
@@ -402,7 +436,7 @@ def prepare_file(path, extra_passes=(), debuginfo=False):
 
 def lower_file(path, extra_passes=()):
     """The loop form of the program in `path` (after `extra_passes`)."""
-    pre = [f"--{p}" for p in extra_passes]
+    pre = [f"--{p}" for p in pass_list(extra_passes)]
     return _stencil_opt([*pre, "--stencil-shape-inference",
                  "--convert-stencil-to-loops", "--mlir-print-local-scope", str(path)])
 

@@ -40,7 +40,7 @@ import tempfile
 
 import numpy as np
 
-from .compiler import MemRefArg, compile_file
+from .compiler import MemRefArg, pass_list, compile_file
 from .gpumodel import INSTRUCTION_KEYS, PROFILE_KEYS
 from .runtime import StencilLibrary, random_field
 
@@ -101,7 +101,7 @@ def profile_file(path, hex_tile=None, gpu_options="", func=None, seed=0, extra_p
     `gpu_options`: options of the mapping, as for --emulate-gpu;
     `extra_sources`: C files defining functions the program calls (Devito's
     timers), as for compile_file."""
-    passes = tuple(extra_passes)
+    passes = pass_list(extra_passes)
     if hex_tile is not None:
         passes += (f"hex-tile={hex_tile}" if hex_tile else "hex-tile",)
     with tempfile.TemporaryDirectory() as tmp:

@@ -15,6 +15,7 @@ CudaError with the runtime's message (the failing call and the error name).
 """
 
 import ctypes
+import re
 
 import numpy as np
 
@@ -33,11 +34,14 @@ _CTYPES_SCALARS = {
 
 
 def random_field(rng, shape, mlir_type):
-    """Random values of a field: in [0, 1) converted to its type (i1: half
-    of them true)."""
+    """Random values of a field: in [0, 1) for floats, integers in [-100,
+    100) (i1: half of them true)."""
     if mlir_type == "i1":
         return rng.random(shape) < 0.5
-    return rng.random(shape).astype(numpy_dtype(mlir_type))
+    dtype = numpy_dtype(mlir_type)
+    if np.issubdtype(dtype, np.integer):
+        return rng.integers(-100, 100, size=shape).astype(dtype)
+    return rng.random(shape).astype(dtype)
 
 
 def numpy_dtype(mlir_type):
@@ -355,6 +359,9 @@ class StencilLibrary:
     for another GPU...)."""
 
     def __init__(self, compiled):
+        if not hasattr(compiled, "library"):
+            raise TypeError("StencilLibrary takes what compile_file returns (a "
+                            f"CompiledModule), not {type(compiled).__name__}")
         self.compiled = compiled
         self.cuda = None
         self.emulation = None
@@ -484,5 +491,11 @@ def _scalar_arg(name, i, arg, spec):
     if spec.dtype == "!llvm.ptr" and isinstance(arg, ctypes.c_void_p):
         return arg
     if spec.dtype in _CTYPES_SCALARS:
+        integer = re.fullmatch(r"i(\d+)|index", spec.dtype)
+        if integer and spec.dtype != "i1" and isinstance(arg, (int, np.integer)):
+            bits = int(integer.group(1) or 64)
+            if not -(1 << (bits - 1)) <= int(arg) < (1 << (bits - 1)):
+                raise ValueError(f"argument {i} of @{name}: {arg} does not fit "
+                                 f"in {spec.dtype}")
         return _CTYPES_SCALARS[spec.dtype](arg)
     raise TypeError(f"argument {i} of @{name}: unsupported type {spec.dtype}")

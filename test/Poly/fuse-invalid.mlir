@@ -5,6 +5,8 @@
 // RUN: stencil-opt %t/count.mlir --fuse="tile=8,8,8" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/zero.mlir --fuse="tile=0,8" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/cache.mlir --fuse="cache-kib=-1" -verify-diagnostics -o /dev/null
+// Also where there is nothing to fuse (one apply).
+// RUN: stencil-opt %t/single.mlir --fuse="tile=0,4" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/threads.mlir --fuse --poly-to-gpu="threads=0" -verify-diagnostics -o /dev/null
 // RUN: stencil-opt %t/many.mlir --fuse --poly-to-gpu="threads=64,32" -verify-diagnostics -o /dev/null
 // A malformed record of the tile buffers is refused by the lowering.
@@ -46,6 +48,19 @@ func.func @laplap(%in : !stencil.field<[-2,34]x[-2,34]xf64>, %out : !stencil.fie
   }
   // expected-error@+1 {{fuse: tile sizes must be positive, got 0}}
   stencil.store %ll to %out(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-2,34]x[-2,34]xf64>
+  func.return
+}
+
+//--- single.mlir
+func.func @single(%in : !stencil.field<[-2,34]x[-2,34]xf64>, %out : !stencil.field<[-2,34]x[-2,34]xf64>) {
+  %t = stencil.load %in : !stencil.field<[-2,34]x[-2,34]xf64> -> !stencil.temp<?x?xf64>
+  %lap = stencil.apply(%a = %t : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
+    %e = stencil.access %a[1, 0] : !stencil.temp<?x?xf64>
+    %res = stencil.store_result %e : !stencil.result<f64>
+    stencil.return %res : !stencil.result<f64>
+  }
+  // expected-error@+1 {{fuse: tile sizes must be positive, got 0}}
+  stencil.store %lap to %out(<[0, 0], [32, 32]>) : !stencil.temp<?x?xf64> to !stencil.field<[-2,34]x[-2,34]xf64>
   func.return
 }
 
