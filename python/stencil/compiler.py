@@ -244,9 +244,9 @@ def _parse_dims(text):
 
 def _parse_signatures(lowered_text):
     """Signatures of the functions of a module after convert-stencil-to-loops.
-    An argument of unknown extent that the function casts to a known one
-    (a `stencil.cast` of a `?` field, the Open Earth Compiler's and xDSL's
-    form) has that extent: its code indexes with the cast's shape."""
+    An argument of unknown extent that the function casts to one known
+    extent (a `stencil.cast` of a `?` field, the Open Earth Compiler's and
+    xDSL's form) has that extent: its code indexes with the cast's shape."""
     from .distributed import Decomposition
     sigs = {}
     matches = list(_FUNC_RE.finditer(lowered_text))
@@ -263,13 +263,18 @@ def _parse_signatures(lowered_text):
             else:
                 sig.args.append(ScalarArg(ty))
         body = lowered_text[match.end():matches[k + 1].start() if k + 1 < len(matches) else None]
+        casts = {}
         for cast in _CAST_RE.finditer(body):
-            if cast.group(1) not in names:
-                continue
-            arg = sig.args[names.index(cast.group(1))]
-            known = _parse_dims(cast.group(2))
-            if isinstance(arg, MemRefArg) and len(known) == len(arg.shape):
-                arg.shape = tuple(a if a is not None else c for a, c in zip(arg.shape, known))
+            casts.setdefault(cast.group(1), set()).add(_parse_dims(cast.group(2)))
+        for arg_name, shapes in casts.items():
+            arg = sig.args[names.index(arg_name)] if arg_name in names else None
+            # Several shapes: the code picks one at run time (a distributed
+            # program's blocks of different sizes).
+            if isinstance(arg, MemRefArg) and len(shapes) == 1:
+                known = next(iter(shapes))
+                if len(known) == len(arg.shape):
+                    arg.shape = tuple(a if a is not None else c
+                                      for a, c in zip(arg.shape, known))
         sig.decomposition = Decomposition.parse(
             lowered_text[match.start():],
             {i: a.dtype for i, a in enumerate(sig.args) if isinstance(a, MemRefArg)})
