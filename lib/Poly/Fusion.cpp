@@ -34,8 +34,9 @@
 // 6. The tree: `band [t] -> sequence(groups) -> filter(field writers) ->
 //    mark "parallel" -> band [T...] -> mark "fused" -> extension(every
 //    statement's instances per tile, as S_fused[t, T..., s...]) ->
-//    sequence(statements) -> band [s...]`; on a GPU a kernel mark and
-//    thread filters instead of the parallel mark, and barriers.
+//    filter(those) -> sequence(statements) -> band [s...]`; on a GPU a
+//    kernel mark and thread filters instead of the parallel mark, and
+//    barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -558,7 +559,11 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
     // Step 6: the tree, in isl's YAML form. Below the tile band every
     // statement runs as its tiled instances `S_fused[t, T..., s...]`
     // (extension), which name their tile; the instances of the domain only
-    // make the tile loops and are filtered out there.
+    // make the tile loops and are filtered out right below the extension.
+    // (Not by the sequence: isl takes a sequence's filters to partition what
+    // reaches it, and its gist, e.g. in isl_schedule_intersect_domain when
+    // AstToLoops generates one kernel alone, drops a one-child sequence
+    // with its filter, leaving the domain's instances to the point band.)
     auto quoted = [](const std::string &text) { return "\"" + text + "\""; };
     std::string tiled = "t, " + names("T", n) + ", " + i;
     // On a GPU (thesis sec. 5.3.1, as poly-to-gpu maps untiled code): the
@@ -586,7 +591,7 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
     std::string tids = threadDims == 2 ? "tid_x, tid_y" : "tid_x";
     SmallVector<std::string> groupTrees;
     for (auto [g, group] : llvm::enumerate(plan.groups)) {
-      SmallVector<std::string> writers, children, tileMembers;
+      SmallVector<std::string> writers, children, tileMembers, own;
       isl::union_map extension;
       auto extend = [&](isl::map e) {
         extension = extension.is_null() ? isl::union_map(e)
@@ -618,8 +623,8 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
                     quoted("[" + tids + "] -> { " + fused + "[" + tiled +
                            "] : " + llvm::join(onThread, " and ") + " }") +
                     " } }";
-        children.push_back("{ filter: " +
-                           quoted("{ " + fused + "[" + tiled + "] }") +
+        own.push_back(fused + "[" + tiled + "]");
+        children.push_back("{ filter: " + quoted("{ " + own.back() + " }") +
                            ", child: { " + points + " } }");
         isl::map lift(ctx, "{ [" + p + "] -> " + fused + "[" + tiled +
                                "] }");
@@ -634,6 +639,7 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
           std::string barrier = "barrier_fused" + std::to_string(g) + "_" +
                                 std::to_string(k) + "[" + p + "]";
           extend(isl::map(ctx, "{ [" + p + "] -> " + barrier + " }"));
+          own.push_back(barrier);
           children.push_back("{ filter: " + quoted("{ " + barrier + " }") +
                              " }");
         }
@@ -644,6 +650,7 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
         std::string barrier =
             "barrier_fused" + std::to_string(g) + "_end[" + p + "]";
         extend(isl::map(ctx, "{ [" + p + "] -> " + barrier + " }"));
+        own.push_back(barrier);
         children.push_back("{ filter: " + quoted("{ " + barrier + " }") + " }");
       }
       for (unsigned d = 0; d < n; ++d) {
@@ -664,8 +671,8 @@ mlir::stencil::poly::planFusion(ArrayRef<FusionStatement> statements,
           ", permutable: 1, coincident: [ " + llvm::join(coincident, ", ") +
           " ], child: { mark: " + quoted(kFusedMark) +
           ", child: { extension: " + quoted(str(extension)) +
-          ", child: { sequence: [ " + llvm::join(children, ", ") +
-          " ] } } }";
+          ", child: { filter: " + quoted("{ " + llvm::join(own, "; ") + " }") +
+          ", child: { sequence: [ " + llvm::join(children, ", ") + " ] } } } }";
       std::string mapped =
           gpu ? "mark: \"kernel\", child: { context: " +
                     quoted("[" + tids + "] -> { [t] : " +

@@ -21,6 +21,12 @@
 // RUN: stencil-opt %t/loop.mlir --fuse --hex-tile | FileCheck %s --check-prefix=TIMETILED
 // One statement: nothing to fuse.
 // RUN: stencil-opt %t/single.mlir --fuse=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=SINGLE
+// A field read before the same sweep stores it (at an offset): its store
+// starts a second nest of one statement, and on a GPU each nest is a
+// kernel, whose loops isl generates alone (the tree restricted to it).
+// RUN: stencil-opt %t/field.mlir --fuse=report -o /dev/null 2>&1 | FileCheck %s --check-prefix=FIELD-REPORT
+// RUN: stencil-opt %t/field.mlir --fuse --poly-to-gpu | FileCheck %s --check-prefix=FIELD
+// RUN: stencil-opt %t/field.mlir --fuse --convert-to-gpu=format=isa | FileCheck %s --check-prefix=FIELD-ISA
 
 // CHECK: remark: fuse: groups (S0 S1), tiles 8x16 (given), local buffers @T2 8x18; model: recomputation 1.062, footprint 5 KiB (budget 512 KiB)
 // CHECK-LABEL: func.func @laplap
@@ -29,7 +35,8 @@
 // statement runs as its instances in the tile, S0 on the halo too.
 // CHECK-SAME: child: { filter: \22{ S1[t, i0, i1] }\22, child: { mark: \22parallel\22, child: { schedule: \22[{ S1[t, i0, i1] -> [(floor((i0)/8))] }, { S1[t, i0, i1] -> [(floor((i1)/16))] }]\22, permutable: 1, coincident: [ 1, 1 ], child: { mark: \22fused\22
 // CHECK-SAME: S0_fused[0, T0, T1, i0, i1] : i0 >= 8T0 and 0 <= i0 <= 31 and i0 <= 7 + 8T0 and i1 >= -1 + 16T1 and -1 <= i1 <= 32 and i1 <= 16 + 16T1
-// CHECK-SAME: child: { sequence: [ { filter: \22{ S0_fused[t, T0, T1, i0, i1] }\22
+// The domain's instances are filtered out right below the extension.
+// CHECK-SAME: child: { filter: \22{ S0_fused[t, T0, T1, i0, i1]; S1_fused[t, T0, T1, i0, i1] }\22, child: { sequence: [ { filter: \22{ S0_fused[t, T0, T1, i0, i1] }\22
 // CHECK-SAME: { filter: \22{ S1_fused[t, T0, T1, i0, i1] }\22
 
 // LOOPS-LABEL: func.func @laplap
@@ -72,6 +79,20 @@
 // TIMETILED: return
 
 // SINGLE: remark: fuse: nothing to fuse (no two statements of a step can share a tile)
+
+// FIELD-REPORT: remark: fuse: groups (S0 S1) (S2)
+// The one-statement nest keeps its filter below the extension: restricted
+// to that kernel, isl's gist drops the sequence of one child with its
+// filter, and the domain's instances would reach the point band.
+// FIELD: gpu_threads
+// FIELD-SAME: { filter: \22{ S2[t, i0, i1] }\22, child: { mark: \22kernel\22
+// FIELD-SAME: extension: \22{ [t = 0, T0, T1] -> S2_fused[0, T0, T1, i0, i1] : {{[^}]*}} }\22, child: { filter: \22{ S2_fused[t, T0, T1, i0, i1] }\22, child: { sequence: [ { filter: \22{ S2_fused[t, T0, T1, i0, i1] }\22
+
+// FIELD-ISA-LABEL: llvm.func @m(
+// FIELD-ISA: gpu.launch_func {{.*}} @m_kernel::@m_kernel
+// FIELD-ISA: gpu.launch_func {{.*}} @m_kernel_0::@m_kernel
+// FIELD-ISA: gpu.binary @m_kernel
+// FIELD-ISA: gpu.binary @m_kernel_0
 
 //--- sweep.mlir
 func.func @laplap(%in : !stencil.field<[-2,34]x[-2,34]xf64>, %out : !stencil.field<[-2,34]x[-2,34]xf64>) {
@@ -131,5 +152,22 @@ func.func @one(%in : !stencil.field<[-1,33]xf64>, %out : !stencil.field<[-1,33]x
     stencil.return %res : !stencil.result<f64>
   }
   stencil.store %a to %out(<[0], [32]>) : !stencil.temp<?xf64> to !stencil.field<[-1,33]xf64>
+  func.return
+}
+//--- field.mlir
+func.func @m(%a : !stencil.field<[-1,17]x[-1,9]xf64>, %b : !stencil.field<[-1,17]x[-1,9]xf64>, %c : !stencil.field<[-1,17]x[-1,9]xf64>) {
+  %t = stencil.load %a : !stencil.field<[-1,17]x[-1,9]xf64> -> !stencil.temp<?x?xf64>
+  %r = stencil.apply(%x = %t : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
+    %v = stencil.access %x[1, 0] : !stencil.temp<?x?xf64>
+    %rr = stencil.store_result %v : !stencil.result<f64>
+    stencil.return %rr : !stencil.result<f64>
+  }
+  %s = stencil.apply(%x = %b : !stencil.field<[-1,17]x[-1,9]xf64>) -> (!stencil.temp<?x?xf64>) {
+    %v = stencil.access %x[0, 1] : !stencil.field<[-1,17]x[-1,9]xf64>
+    %rr = stencil.store_result %v : !stencil.result<f64>
+    stencil.return %rr : !stencil.result<f64>
+  }
+  stencil.store %r to %b(<[0, 0], [16, 8]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,17]x[-1,9]xf64>
+  stencil.store %s to %c(<[0, 0], [16, 8]>) : !stencil.temp<?x?xf64> to !stencil.field<[-1,17]x[-1,9]xf64>
   func.return
 }
