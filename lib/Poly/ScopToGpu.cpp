@@ -186,20 +186,28 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
   LogicalResult mapCanonical(ScopOp scop, const ScopModel &model);
 
   void runOnOperation() override {
+    // Option errors are located at the first region they would map (as
+    // --hex-tile's are), else at the first op of the module (a module's own
+    // location is the file's line 0).
+    SmallVector<ScopOp> scops;
+    getOperation().walk([&](ScopOp scop) { scops.push_back(scop); });
+    Location optionLoc = getOperation().getLoc();
+    if (!scops.empty())
+      optionLoc = scops.front().getLoc();
+    else if (!getOperation().getBody()->empty())
+      optionLoc = getOperation().getBody()->front().getLoc();
     if (threads.size() > 3) {
-      mlir::emitError(getOperation().getLoc(),
-                      "poly-to-gpu: threads takes at most 3 sizes "
-                      "(x, y, z), got ")
+      mlir::emitError(optionLoc, "poly-to-gpu: threads takes at most 3 sizes "
+                                 "(x, y, z), got ")
           << threads.size();
       return signalPassFailure();
     }
     if (maxBlocks < 1) {
-      mlir::emitError(getOperation().getLoc(),
-                      "poly-to-gpu: max-blocks must be positive");
+      mlir::emitError(optionLoc, "poly-to-gpu: max-blocks must be positive");
       return signalPassFailure();
     }
     if (unrollBudget < 0) {
-      mlir::emitError(getOperation().getLoc(),
+      mlir::emitError(optionLoc,
                       "poly-to-gpu: unroll-budget must not be negative, got ")
           << static_cast<int64_t>(unrollBudget);
       return signalPassFailure();
@@ -212,45 +220,39 @@ struct PolyToGpuPass : mlir::stencil::poly::impl::PolyToGpuBase<PolyToGpuPass> {
                     .Default(std::nullopt);
     autoPromotion = promote == "auto";
     if (!promotion) {
-      mlir::emitError(getOperation().getLoc(),
-                      "poly-to-gpu: promote must be none, copy, "
-                      "interleaved or auto, got '")
+      mlir::emitError(optionLoc, "poly-to-gpu: promote must be none, copy, "
+                                 "interleaved or auto, got '")
           << promote << "'";
       return signalPassFailure();
     }
     if (interTileReuse != "auto" && interTileReuse != "true" &&
         interTileReuse != "false") {
-      mlir::emitError(getOperation().getLoc(),
-                      "poly-to-gpu: inter-tile-reuse must be true, "
-                      "false or auto, got '")
+      mlir::emitError(optionLoc, "poly-to-gpu: inter-tile-reuse must be true, "
+                                 "false or auto, got '")
           << interTileReuse << "'";
       return signalPassFailure();
     }
     if (threadPoints != "blocked" && threadPoints != "cyclic") {
-      mlir::emitError(getOperation().getLoc(),
-                      "poly-to-gpu: thread-points must be blocked "
-                      "or cyclic, got '")
+      mlir::emitError(optionLoc, "poly-to-gpu: thread-points must be blocked "
+                                 "or cyclic, got '")
           << threadPoints << "'";
       return signalPassFailure();
     }
     if (sharedBudget < 0) {
-      mlir::emitError(getOperation().getLoc(),
-                      "poly-to-gpu: shared-budget must not be "
-                      "negative");
+      mlir::emitError(optionLoc, "poly-to-gpu: shared-budget must not be "
+                                 "negative");
       return signalPassFailure();
     }
     // Past the static 48 KiB, kernels use dynamic shared memory
     // (stencil-kernel-dynamic-shared), up to the chip's opt-in maximum.
     if (const stencil::GpuDevice *device = stencil::lookupGpuDevice(chip);
         device && sharedBudget > device->maxSharedPerBlockOptIn) {
-      mlir::emitError(getOperation().getLoc(), "poly-to-gpu: shared-budget ")
+      mlir::emitError(optionLoc, "poly-to-gpu: shared-budget ")
           << sharedBudget.getValue() << " exceeds the "
           << device->maxSharedPerBlockOptIn
           << " bytes of shared memory a block of " << chip << " can have";
       return signalPassFailure();
     }
-    SmallVector<ScopOp> scops;
-    getOperation().walk([&](ScopOp scop) { scops.push_back(scop); });
     for (ScopOp scop : scops)
       if (failed(map(scop)))
         signalPassFailure();

@@ -21,6 +21,9 @@
 // RUN: stencil-opt %t/grid-y-outside-kernel.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
 
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="promote=all" 2>&1 | FileCheck %s --check-prefix=PROMOTE --implicit-check-not="see current operation"
+// Without a region to map, at the first op of the module.
+// RUN: not stencil-opt %stencil_src/examples/hdiff.mlir --convert-to-gpu="promote=all" 2>&1 | FileCheck %s --check-prefix=PROMOTE-UNTILED --implicit-check-not="see current operation"
+// PROMOTE-UNTILED: hdiff.mlir:{{[1-9][0-9]*}}:1: error: poly-to-gpu: promote must be none, copy, interleaved or auto, got 'all'
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="shared-budget=-1" 2>&1 | FileCheck %s --check-prefix=BUDGET --implicit-check-not="see current operation"
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="shared-budget=232449" 2>&1 | FileCheck %s --check-prefix=BUDGET-SM90 --implicit-check-not="see current operation"
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="shared-budget=200000 chip=sm_80" 2>&1 | FileCheck %s --check-prefix=BUDGET-SM80 --implicit-check-not="see current operation"
@@ -33,7 +36,8 @@
 // RUN: stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="threads=8 promote=copy" | sed 's/-> A0\[(0), (-13 + 24i1)\]/-> A0[(0)]/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-OFFSET
 // RUN: stencil-opt %stencil_src/examples/jacobi2d.mlir --hex-tile="h=3 widths=8,16" --poly-to-gpu="threads=16,4" | sed 's/reuse = array<i64: 0, 0, 16>/reuse = array<i64: 16>/' | not stencil-opt --convert-stencil-to-loops 2>&1 | FileCheck %s --check-prefix=SHARED-REUSE
 
-// PROMOTE: error: poly-to-gpu: promote must be none, copy, interleaved or auto, got 'all'
+// Located at the region (not at the module's line 0).
+// PROMOTE: options.mlir:{{[1-9][0-9]*}}:{{[0-9]+}}: error: poly-to-gpu: promote must be none, copy, interleaved or auto, got 'all'
 // BUDGET: error: poly-to-gpu: shared-budget must not be negative
 // POINTS: error: poly-to-gpu: thread-points must be blocked or cyclic, got 'diagonal'
 // REUSE: error: poly-to-gpu: inter-tile-reuse must be true, false or auto, got 'always'
