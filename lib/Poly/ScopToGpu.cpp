@@ -415,11 +415,15 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
   SmallVector<int64_t, 3> blockThreads;
   try {
     isl::schedule schedule = model->schedule;
-    // The extent of each intra-tile dimension over all phases (colors).
+    // The extent of each intra-tile dimension: the most of any phase
+    // (color).
     SmallVector<int64_t> extent(n, 1);
-    // The smallest intra-tile coordinate of each dimension.
-    SmallVector<int64_t> lowest(n, std::numeric_limits<int64_t>::max());
     unsigned numPhases = schedule.root().child(0).child(0).n_children();
+    // The smallest intra-tile coordinate of each dimension in each phase:
+    // the phases' coordinates need not start at the same value (one
+    // hexagonal phase runs from 5 where the other runs from 0).
+    SmallVector<SmallVector<int64_t>> lowest(numPhases,
+                                             SmallVector<int64_t>(n, 0));
     for (unsigned p = 0; p < numPhases; ++p) {
       isl::schedule_node filter = schedule.root().child(0).child(0).child(p);
       isl::schedule_node_band spBand = filter.child(0)
@@ -443,12 +447,9 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
                  << d << " is unbounded";
         extent[d] =
             std::max<int64_t>(extent[d], hi.get_num_si() - lo.get_num_si() + 1);
-        lowest[d] = std::min<int64_t>(lowest[d], lo.get_num_si());
+        lowest[p][d] = lo.get_num_si();
       }
     }
-    for (int64_t &lo : lowest)
-      if (lo == std::numeric_limits<int64_t>::max())
-        lo = 0;
     int64_t total = 1, perThread = 1;
     for (unsigned d = 0; d < numThreadDims; ++d) {
       int64_t dimExtent = extent[n - 1 - d];
@@ -478,45 +479,53 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       return d < numThreadDims ? blockThreads[d] : 0;
     };
     bool blockedPoints = threadPoints == "blocked";
-    std::string tidParams, tidBounds, threadCond, perThreadExprs;
+    std::string tidParams, tidBounds;
     for (unsigned d = 0; d < numThreadDims; ++d) {
       std::string tid = kThreadIdParams[d];
       tidParams += (d ? ", " : "") + tid;
       tidBounds += (d ? " and 0 <= " : "0 <= ") + tid + " < " +
                    std::to_string(blockThreads[d]);
     }
-    for (unsigned a = 0; a < n; ++a) {
-      std::string var = "a" + std::to_string(a);
-      int64_t t = threadsOf(a);
-      perThreadExprs += (a ? ", " : "");
-      if (!t) {
-        perThreadExprs += var;
-        continue;
+    // The points of phase p each thread runs, and their order in the
+    // thread's loops.
+    auto threadMapping = [&](unsigned p) {
+      std::string threadCond, perThreadExprs;
+      for (unsigned a = 0; a < n; ++a) {
+        std::string var = "a" + std::to_string(a);
+        int64_t t = threadsOf(a);
+        perThreadExprs += (a ? ", " : "");
+        if (!t) {
+          perThreadExprs += var;
+          continue;
+        }
+        std::string tid = kThreadIdParams[n - 1 - a];
+        threadCond += std::string(threadCond.empty() ? "" : " and ");
+        // x (the innermost dimension) is always cyclic: a warp's threads on
+        // consecutive elements. Blocked points of y and z are consecutive
+        // rows of one thread, whose shared neighbours its unrolled step
+        // loads once (the hybrid paper's Fig. 2).
+        if (blockedPoints && a + 1 < n) {
+          int64_t rows = llvm::divideCeil(extent[a], t);
+          std::string local =
+              "(" + var + " - " + std::to_string(lowest[p][a]) + ")";
+          threadCond +=
+              "floor(" + local + "/" + std::to_string(rows) + ") = " + tid;
+          perThreadExprs += local + " mod " + std::to_string(rows);
+          continue;
+        }
+        threadCond += var + " mod " + std::to_string(t) + " = " + tid;
+        perThreadExprs += "floor(" + var + "/" + std::to_string(t) + ")";
       }
-      std::string tid = kThreadIdParams[n - 1 - a];
-      threadCond += std::string(threadCond.empty() ? "" : " and ");
-      // x (the innermost dimension) is always cyclic: a warp's threads on
-      // consecutive elements. Blocked points of y and z are consecutive
-      // rows of one thread, whose shared neighbours its unrolled step
-      // loads once (the hybrid paper's Fig. 2).
-      if (blockedPoints && a + 1 < n) {
-        int64_t rows = llvm::divideCeil(extent[a], t);
-        std::string local = "(" + var + " - " + std::to_string(lowest[a]) + ")";
-        threadCond += "floor(" + local + "/" + std::to_string(rows) +
-                      ") = " + tid;
-        perThreadExprs += local + " mod " + std::to_string(rows);
-        continue;
-      }
-      threadCond += var + " mod " + std::to_string(t) + " = " + tid;
-      perThreadExprs += "floor(" + var + "/" + std::to_string(t) + ")";
-    }
-    isl::set threadSet(ctx, "[" + tidParams + "] -> { [" + vars(n) +
-                                "] : " + threadCond + " }");
-    isl::multi_aff perThreadPoints(ctx, "{ [" + vars(n) + "] -> [" +
-                                            perThreadExprs + "] }");
+      return std::make_pair(
+          isl::set(ctx, "[" + tidParams + "] -> { [" + vars(n) +
+                            "] : " + threadCond + " }"),
+          isl::multi_aff(ctx,
+                         "{ [" + vars(n) + "] -> [" + perThreadExprs + "] }"));
+    };
     isl::set context(ctx, "[" + tidParams + "] -> { [T] : " + tidBounds + " }");
 
     for (unsigned p = 0; p < numPhases; ++p) {
+      auto [threadSet, perThreadPoints] = threadMapping(p);
       // filter -> mark "parallel" -> tile band
       isl::schedule_node node =
           deleteNode(schedule.root().child(0).child(0).child(p).child(0));
