@@ -78,9 +78,24 @@ void stencil::buildStencilCpuPipeline(OpPassManager &pm,
 }
 
 void stencil::registerStencilCpuPipeline() {
-  PassPipelineRegistration<CpuPipelineOptions>(
+  registerPassPipeline(
       "stencil-cpu-pipeline",
       "Lower a stencil program to the LLVM dialect for the CPU "
       "(shape inference, reference lowering to loops, optional OpenMP)",
-      buildStencilCpuPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        CpuPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        // The emulation takes the chips --convert-to-gpu takes.
+        if (options.emulateGpu && !isNvptxProcessor(options.chip))
+          return errorHandler("stencil-cpu-pipeline: chip '" + options.chip +
+                              "' is not a GPU architecture LLVM's NVPTX back "
+                              "end knows (e.g. sm_80, sm_90)");
+        buildStencilCpuPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> handler) {
+        handler(CpuPipelineOptions());
+      });
 }

@@ -234,8 +234,7 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
     pm.addPass(stencil::createStencilGpuCarriedStreams());
 }
 
-/// Whether LLVM's NVPTX back end knows `chip` as a processor.
-static bool isNvptxProcessor(StringRef chip) {
+bool stencil::isNvptxProcessor(StringRef chip) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTargetMC();
   llvm::Triple triple("nvptx64-nvidia-cuda");

@@ -81,20 +81,29 @@ private:
 
 LogicalResult ParallelToGpu::checkBlockSizes() {
   ModuleOp module = getOperation();
+  // Located at the first loop to map, else at the first op (a module's own
+  // location is its file's line 0).
+  Location loc = module.getLoc();
+  if (!module.getBody()->empty())
+    loc = module.getBody()->front().getLoc();
+  module.walk([&](scf::ParallelOp loop) {
+    loc = loop.getLoc();
+    return WalkResult::interrupt();
+  });
   if (blockSizes.size() > 3)
-    return mlir::emitError(module.getLoc(),
+    return mlir::emitError(loc,
                            "block-sizes takes at most 3 entries (x, y, z), "
                            "got ")
            << blockSizes.size();
   int64_t total = 1;
   for (auto [d, size] : llvm::enumerate(blockSizes)) {
     if (size <= 0 || size > kMaxBlock[d])
-      return mlir::emitError(module.getLoc(), "block-sizes entry ")
+      return mlir::emitError(loc, "block-sizes entry ")
              << d << " is " << size << "; CUDA allows 1 to " << kMaxBlock[d];
     total *= size;
   }
   if (total > kMaxThreads)
-    return mlir::emitError(module.getLoc(), "block-sizes give ")
+    return mlir::emitError(loc, "block-sizes give ")
            << total << " threads per block; CUDA allows at most "
            << kMaxThreads;
   return success();

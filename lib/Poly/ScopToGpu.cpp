@@ -333,12 +333,14 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
     int64_t total = 1;
     for (int64_t t : ArrayRef<int64_t>(threads).take_front(2)) {
       if (t < 1)
-        return scop.emitOpError("threads must be positive, got ") << t;
+        return mlir::emitError(scop.getLoc(),
+                               "poly-to-gpu: threads must be positive, got ")
+               << t;
       request.threads.push_back(t);
       total *= t;
     }
     if (total > 1024)
-      return scop.emitOpError("threads asks for ")
+      return mlir::emitError(scop.getLoc(), "poly-to-gpu: threads asks for ")
              << total << " threads per block (at most 1024)";
     if (failed(fuseScop(scop, request)))
       return failure();
@@ -404,14 +406,16 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
   // 32,4,2, fits every rank) but must still be valid.
   for (int64_t t : threads)
     if (t < 1)
-      return scop.emitOpError("threads must be positive, got ") << t;
+      return mlir::emitError(scop.getLoc(),
+                             "poly-to-gpu: threads must be positive, got ")
+             << t;
   for (unsigned d = numThreadDims; d < threads.size(); ++d)
     if (threads[d] != 1 && threads[d] != kDefaultThreads[d])
-      return scop.emitOpError("threads has ")
+      return mlir::emitError(scop.getLoc(), "poly-to-gpu: threads has ")
              << threads.size() << " sizes but this " << n
              << "-dimensional region maps " << numThreadDims
-             << " dimension(s) to threads (size " << d << " is "
-             << threads[d] << "; only 1 or the default may stand there)";
+             << " dimension(s) to threads (size " << d << " is " << threads[d]
+             << "; only 1 or the default may stand there)";
   SmallVector<int64_t, 3> blockThreads;
   try {
     isl::schedule schedule = model->schedule;
@@ -456,13 +460,15 @@ LogicalResult PolyToGpuPass::map(ScopOp scop) {
       int64_t t = d < threads.size() ? threads[d]
                                      : std::min(kDefaultThreads[d], dimExtent);
       if (t < 1)
-        return scop.emitOpError("threads must be positive, got ") << t;
+        return mlir::emitError(scop.getLoc(),
+                               "poly-to-gpu: threads must be positive, got ")
+               << t;
       blockThreads.push_back(t);
       total *= t;
       perThread *= llvm::divideCeil(dimExtent, t);
     }
     if (total > 1024)
-      return scop.emitOpError("threads asks for ")
+      return mlir::emitError(scop.getLoc(), "poly-to-gpu: threads asks for ")
              << total << " threads per block (at most 1024)";
     // Unrolled, a thread's step is perThread copies of every statement's
     // body; past the budget its point loops stay loops, whose overhead is
@@ -708,7 +714,9 @@ LogicalResult PolyToGpuPass::mapCanonical(ScopOp scop, const ScopModel &model) {
                          : 128;
     tx = threads.empty() ? std::min<int64_t>(128, extent) : threads[0];
     if (tx < 1 || tx > 1024)
-      return scop.emitOpError("threads must be in [1, 1024], got ") << tx;
+      return mlir::emitError(scop.getLoc(),
+                             "poly-to-gpu: threads must be in [1, 1024], got ")
+             << tx;
     std::string t = std::to_string(tx), last = "a" + std::to_string(n - 1);
     // Outer bands, then the innermost dimension split over the threads.
     std::string points = "floor(" + last + "/" + t + ")";

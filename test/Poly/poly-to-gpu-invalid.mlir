@@ -21,6 +21,9 @@
 // RUN: stencil-opt %t/grid-y-outside-kernel.mlir --convert-stencil-to-loops -verify-diagnostics -o /dev/null
 
 // RUN: not stencil-opt %t/options.mlir --hex-tile="h=3 widths=8" --poly-to-gpu="promote=all" 2>&1 | FileCheck %s --check-prefix=PROMOTE --implicit-check-not="see current operation"
+// Thread errors of a region name the pass, without the region's IR.
+// RUN: not stencil-opt %stencil_src/examples/jacobi1d_3pt.mlir --hex-tile --convert-to-gpu=threads=8,2 2>&1 | FileCheck %s --check-prefix=THREADS-1D --implicit-check-not="see current operation"
+// THREADS-1D: jacobi1d_3pt.mlir:{{[0-9]+}}:{{[0-9]+}}: error: poly-to-gpu: threads has 2 sizes
 // Without a region to map, at the first op of the module.
 // RUN: not stencil-opt %stencil_src/examples/hdiff.mlir --convert-to-gpu="promote=all" 2>&1 | FileCheck %s --check-prefix=PROMOTE-UNTILED --implicit-check-not="see current operation"
 // PROMOTE-UNTILED: hdiff.mlir:{{[1-9][0-9]*}}:1: error: poly-to-gpu: promote must be none, copy, interleaved or auto, got 'all'
@@ -55,7 +58,7 @@ func.func @f(%u0 : !stencil.field<[-1,9]xf64>, %u1 : !stencil.field<[-1,9]xf64>)
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{'poly.scop' op threads has 2 sizes but this 1-dimensional region maps 1 dimension(s) to threads}}
+  // expected-error @+1 {{poly-to-gpu: threads has 2 sizes but this 1-dimensional region maps 1 dimension(s) to threads}}
   %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) {
     %u = stencil.load %a : !stencil.field<[-1,9]xf64> -> !stencil.temp<?xf64>
     %n = stencil.apply(%x = %u : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {
@@ -75,7 +78,7 @@ func.func @f(%u0 : !stencil.field<[-1,9]x[-1,9]xf64>, %u1 : !stencil.field<[-1,9
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{'poly.scop' op threads asks for 2048 threads per block (at most 1024)}}
+  // expected-error @+1 {{poly-to-gpu: threads asks for 2048 threads per block (at most 1024)}}
   %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,9]x[-1,9]xf64>, !stencil.field<[-1,9]x[-1,9]xf64>) {
     %u = stencil.load %a : !stencil.field<[-1,9]x[-1,9]xf64> -> !stencil.temp<?x?xf64>
     %n = stencil.apply(%x = %u : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
@@ -95,7 +98,7 @@ func.func @f(%u0 : !stencil.field<[-1,9]x[-1,9]xf64>, %u1 : !stencil.field<[-1,9
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{'poly.scop' op threads must be positive, got -1}}
+  // expected-error @+1 {{poly-to-gpu: threads must be positive, got -1}}
   %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,9]x[-1,9]xf64>, !stencil.field<[-1,9]x[-1,9]xf64>) {
     %u = stencil.load %a : !stencil.field<[-1,9]x[-1,9]xf64> -> !stencil.temp<?x?xf64>
     %n = stencil.apply(%x = %u : !stencil.temp<?x?xf64>) -> (!stencil.temp<?x?xf64>) {
@@ -206,7 +209,7 @@ func.func @f(%u0 : !stencil.field<[-1,9]xf64>, %u1 : !stencil.field<[-1,9]xf64>)
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
-  // expected-error @+1 {{'poly.scop' op threads must be in [1, 1024], got 2000}}
+  // expected-error @+1 {{poly-to-gpu: threads must be in [1, 1024], got 2000}}
   %r:2 = scf.for %t = %c0 to %c4 step %c1 iter_args(%a = %u0, %b = %u1) -> (!stencil.field<[-1,9]xf64>, !stencil.field<[-1,9]xf64>) {
     %u = stencil.load %a : !stencil.field<[-1,9]xf64> -> !stencil.temp<?xf64>
     %n = stencil.apply(%x = %u : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {

@@ -264,6 +264,10 @@ void buildStencilCpuPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options);
 
 /// Registers `stencil-cpu-pipeline`.
+/// Whether LLVM's NVPTX back end knows `chip` as a processor (the `chip`
+/// values --convert-to-gpu and the CPU pipeline's GPU emulation take).
+bool isNvptxProcessor(StringRef chip);
+
 void registerStencilCpuPipeline();
 
 } // namespace mlir::stencil

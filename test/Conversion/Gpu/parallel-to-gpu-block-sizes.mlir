@@ -40,7 +40,8 @@
 // X:           scf.if %[[IN]]
 // X-NEXT:        memref.store %{{.*}}, %{{.*}}[%[[K]], %[[J]], %[[I]]]
 
-// ZERO: error: block-sizes entry 0 is 0; CUDA allows 1 to 1024
+// Located at the first loop to map (not at the module's line 0).
+// ZERO: parallel-to-gpu-block-sizes.mlir:{{[1-9][0-9]*}}:{{[0-9]+}}: error: block-sizes entry 0 is 0; CUDA allows 1 to 1024
 // TOTAL: error: block-sizes give 2048 threads per block; CUDA allows at most 1024
 // Z: error: block-sizes entry 2 is 128; CUDA allows 1 to 64
 // FOUR: error: block-sizes takes at most 3 entries (x, y, z), got 4
