@@ -82,23 +82,26 @@ FailureOr<llvm::json::Object> PolyPrintTilesPass::describe(ScopOp scop) {
     return scop.emitError("cannot read the polyhedral form: ") << error;
   unsigned n = model->numSpaceDims;
   if (n == 0 || !isTimeTiled(model->schedule, n))
-    return scop.emitError("poly-print-tiles: the scop is not hex- or "
-                          "split-tiled (run --hex-tile or --split-tile "
-                          "first, and no GPU mapping)");
+    return mlir::emitError(scop.getLoc(),
+                           "poly-print-tiles: the scop is not hex- or "
+                           "split-tiled (run --hex-tile or --split-tile "
+                           "first, and no GPU mapping)");
   try {
     // A program with a dynamic step count: steps= fixes it.
     isl::set params = isl::set::universe(model->domain.get_space());
     if (isl_union_set_dim(model->domain.get(), isl_dim_param) > 0) {
       if (steps <= 0)
-        return scop.emitError("poly-print-tiles: the number of steps is not "
-                              "a constant; give it with steps=");
+        return mlir::emitError(scop.getLoc(),
+                               "poly-print-tiles: the number of steps is not "
+                               "a constant; give it with steps= (the "
+                               "picture command's --steps)");
       params = isl::set(ctx, "[N] -> { : N = " + std::to_string(steps) + " }");
     }
     isl::union_set domain = model->domain.intersect_params(params);
     int64_t count = 0;
     domain.foreach_point([&](isl::point) { ++count; });
     if (count > kMaxInstances)
-      return scop.emitError("poly-print-tiles: ")
+      return mlir::emitError(scop.getLoc(), "poly-print-tiles: ")
              << count << " statement instances, more than " << kMaxInstances
              << "; use a smaller program";
     llvm::json::Array points;
@@ -163,7 +166,8 @@ FailureOr<llvm::json::Object> PolyPrintTilesPass::describe(ScopOp scop) {
         {"points", std::move(points)},
         {"distances", std::move(distances)}};
   } catch (const isl::exception &e) {
-    return scop.emitError("poly-print-tiles: isl failed: ") << e.what();
+    return mlir::emitError(scop.getLoc(), "poly-print-tiles: isl failed: ")
+           << e.what();
   }
 }
 

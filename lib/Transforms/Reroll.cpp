@@ -139,7 +139,11 @@ private:
 
 } // namespace
 
-bool mlir::stencil::isRerollable(ApplyOp apply) {
+/// Whether every point's values are shifted copies of point 0's, with the
+/// return operands of result r at point p at r * U + p (the unroll
+/// semantics, as xDSL's lowering reads them) or, `pointMajor`, at
+/// p * results + r.
+static bool returnsShiftedCopies(ApplyOp apply, bool pointMajor) {
   ReturnOp ret = apply.getReturnOp();
   if (!ret || !ret.getUnrollAttr())
     return false;
@@ -147,17 +151,21 @@ bool mlir::stencil::isRerollable(ApplyOp apply) {
   if (factor == 0 || ret.getArg().size() % factor != 0)
     return false;
   unsigned results = ret.getArg().size() / factor;
+  auto operand = [&](unsigned r, unsigned p) {
+    return ret.getArg()[pointMajor ? p * results + r : r * factor + p];
+  };
   for (unsigned p = 1; p < factor; ++p) {
     SmallVector<int64_t> shift = apply.getUnrollPointOffset(p);
     ShiftedCopyMatcher matcher(apply, shift);
-    // The operands of one result are its points in order (as xDSL's
-    // lowering reads them).
     for (unsigned r = 0; r < results; ++r)
-      if (!matcher.match(ret.getArg()[r * factor + p],
-                         ret.getArg()[r * factor]))
+      if (!matcher.match(operand(r, p), operand(r, 0)))
         return false;
   }
   return true;
+}
+
+bool mlir::stencil::isRerollable(ApplyOp apply) {
+  return returnsShiftedCopies(apply, /*pointMajor=*/false);
 }
 
 bool mlir::stencil::rerollApply(ApplyOp apply) {
@@ -185,10 +193,21 @@ namespace {
 struct Reroll final : stencil::impl::StencilRerollBase<Reroll> {
   void runOnOperation() override {
     getOperation()->walk([](ApplyOp apply) {
-      if (apply.getReturnOp() && apply.getReturnOp().getUnrollAttr() &&
-          !rerollApply(apply))
-        apply.emitRemark("the unrolled points are not shifted copies of "
-                         "one computation; the apply stays unrolled");
+      if (!apply.getReturnOp() || !apply.getReturnOp().getUnrollAttr() ||
+          rerollApply(apply))
+        return;
+      InFlightDiagnostic remark = mlir::emitRemark(
+          apply.getLoc(), "the unrolled points are not shifted copies of "
+                          "one computation; the apply stays unrolled");
+      // xDSL's stencil-unroll appends each point's copy of the return, so
+      // with several results it orders them point by point, while the
+      // unroll semantics (and xDSL's own lowering) read them result by
+      // result: such an apply computes other values than before unrolling.
+      if (apply.getNumResults() > 1 &&
+          returnsShiftedCopies(apply, /*pointMajor=*/true))
+        remark << " (its return operands are ordered point by point, as "
+                  "xDSL's stencil-unroll writes them for several results; "
+                  "`unroll` reads operand r * U + p as result r at point p)";
     });
   }
 };

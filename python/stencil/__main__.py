@@ -382,7 +382,9 @@ def cmd_picture(args):
     passes = _tiling_passes(args)
     if not passes:
         raise CompileError("picture draws a tiling: give --hex-tile or --split-tile")
-    scops = picture.read_tiles(args.file, passes, args.steps)["scops"]
+    if args.steps is not None and args.steps < 1:
+        raise CompileError(f"picture: --steps must be at least 1, got {args.steps}")
+    scops = picture.read_tiles(args.file, passes, args.steps or 0)["scops"]
     if not scops:
         raise CompileError(f"{args.file}: no tiled time loop")
     fixed = [int(v) for v in args.fixed.split(",")] if args.fixed else None
@@ -527,7 +529,7 @@ def main(argv=None):
     p.add_argument("file")
     _add_tiling_options(p)
     p.add_argument("-o", "--output", required=True)
-    p.add_argument("--steps", type=int, default=0,
+    p.add_argument("--steps", type=int, default=None,
                    help="time steps, for programs whose step count is not a constant")
     p.add_argument("--fixed", help="values of the space dimensions not drawn")
     p.add_argument("--space-at", type=int, metavar="T",

@@ -76,7 +76,7 @@ func.func @jacobi1d(%a : !f1, %b : !f1, %steps : index) {
 func.func @jacobi1d(%a : !f1, %b : !f1, %steps : index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error@+1 {{poly-print-tiles: the number of steps is not a constant; give it with steps=}}
+  // expected-error@+1 {{poly-print-tiles: the number of steps is not a constant; give it with steps= (the picture command's --steps)}}
   %r:2 = scf.for %t = %c0 to %steps step %c1 iter_args(%x = %a, %y = %b) -> (!f1, !f1) {
     %l = stencil.load %x : !f1 -> !stencil.temp<?xf64>
     %n = stencil.apply(%u = %l : !stencil.temp<?xf64>) -> (!stencil.temp<?xf64>) {

@@ -1,4 +1,7 @@
 // RUN: stencil-opt %s --stencil-reroll --split-input-file -verify-diagnostics | FileCheck %s
+// The remark names the apply's line, without printing the apply.
+// RUN: stencil-opt %s --stencil-reroll --split-input-file 2>&1 >/dev/null | FileCheck %s --check-prefix=REMARK --implicit-check-not="see current operation"
+// REMARK: reroll.mlir:{{[0-9]+}}:8: remark: the unrolled points are not shifted copies of one computation; the apply stays unrolled
 
 // xDSL's stencil-unroll of a 2D Laplacian by [1, 2], on an odd extent: point
 // (0, 1) reads every operand one row further. Point 0's computation remains,
@@ -175,4 +178,22 @@ func.func @other_operand(%x: !stencil.temp<[0,9]xf64>, %y: !stencil.temp<[0,9]xf
     stencil.return %r0, %r1 unroll <[2]> : !stencil.result<f64>, !stencil.result<f64>
   }
   return %0, %1 : !stencil.temp<[0,8]xf64>, !stencil.temp<[0,8]xf64>
+}
+
+// -----
+
+// Two results with the return ordered point by point, as xDSL's
+// stencil-unroll writes it: the remark says so.
+// CHECK-LABEL: func.func @point_major
+// CHECK: unroll <[2]>
+func.func @point_major(%x: !stencil.temp<[0,9]xf64>) -> (!stencil.temp<[0,8]xf64>, !stencil.temp<[0,8]xf64>) {
+  // expected-remark @below {{its return operands are ordered point by point, as xDSL's stencil-unroll writes them for several results; `unroll` reads operand r * U + p as result r at point p}}
+  %0:2 = stencil.apply(%a = %x : !stencil.temp<[0,9]xf64>) -> (!stencil.temp<[0,8]xf64>, !stencil.temp<[0,8]xf64>) {
+    %v = stencil.access %a[0] : !stencil.temp<[0,9]xf64>
+    %w = arith.mulf %v, %v : f64
+    %v1 = stencil.access %a[1] : !stencil.temp<[0,9]xf64>
+    %w1 = arith.mulf %v1, %v1 : f64
+    stencil.return %v, %w, %v1, %w1 unroll <[2]> : f64, f64, f64, f64
+  }
+  return %0#0, %0#1 : !stencil.temp<[0,8]xf64>, !stencil.temp<[0,8]xf64>
 }
