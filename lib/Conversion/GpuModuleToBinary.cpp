@@ -202,10 +202,9 @@ bool vectorizersMayPay(gpu::GPUModuleOp module) {
   ArrayAttr targets = module.getTargetsAttr();
   for (Attribute attr : targets ? targets.getValue() : ArrayRef<Attribute>())
     if (auto nvvm = dyn_cast<NVVM::NVVMTargetAttr>(attr)) {
-      unsigned sm = 0;
-      StringRef chip = nvvm.getChip();
-      if (!chip.consume_front("sm_") || chip.consumeInteger(10, sm) ||
-          sm >= 100)
+      std::optional<std::pair<unsigned, StringRef>> chip =
+          parseSmChip(nvvm.getChip());
+      if (!chip || chip->first >= 100)
         return true;
     } else {
       return true;

@@ -234,6 +234,14 @@ void stencil::buildStencilGpuPipeline(OpPassManager &pm,
     pm.addPass(stencil::createStencilGpuCarriedStreams());
 }
 
+std::optional<std::pair<unsigned, StringRef>>
+stencil::parseSmChip(StringRef chip) {
+  unsigned sm;
+  if (!chip.consume_front("sm_") || chip.consumeInteger(10, sm))
+    return std::nullopt;
+  return std::make_pair(sm, chip);
+}
+
 bool stencil::isNvptxProcessor(StringRef chip) {
   LLVMInitializeNVPTXTargetInfo();
   LLVMInitializeNVPTXTargetMC();
@@ -252,10 +260,10 @@ bool stencil::isNvptxProcessor(StringRef chip) {
 /// `chip` ("Supported Targets" of the PTX ISA's release history; LLVM's
 /// NVPTX back end aborts below it). None for a chip not listed here.
 static std::optional<unsigned> minimumPtxVersion(StringRef chip) {
-  unsigned sm;
-  StringRef suffix = chip;
-  if (!suffix.consume_front("sm_") || suffix.consumeInteger(10, sm))
+  std::optional<std::pair<unsigned, StringRef>> parsed = parseSmChip(chip);
+  if (!parsed)
     return std::nullopt;
+  auto [sm, suffix] = *parsed;
   // Family-specific targets ("f") came with PTX 8.8 (sm_110f with 9.0);
   // architecture-specific ones ("a") with their chip, sm_90a with 8.0.
   if (suffix == "f")

@@ -264,6 +264,10 @@ void buildStencilCpuPipeline(OpPassManager &pm,
                              const CpuPipelineOptions &options);
 
 /// Registers `stencil-cpu-pipeline`.
+/// The number and suffix of an NVIDIA chip name: "sm_90a" -> (90, "a");
+/// none for a name not of the form sm_<number><suffix>.
+std::optional<std::pair<unsigned, StringRef>> parseSmChip(StringRef chip);
+
 /// Whether LLVM's NVPTX back end knows `chip` as a processor (the `chip`
 /// values --convert-to-gpu and the CPU pipeline's GPU emulation take).
 bool isNvptxProcessor(StringRef chip);
