@@ -411,8 +411,9 @@ def cmd_profile(args):
     return 0
 
 
-def _add_tiling_options(parser):
-    """--hex-tile and --split-tile, with the options of their passes."""
+def _add_tiling_options(parser, fuse=True):
+    """--hex-tile and --split-tile, with the options of their passes (and
+    --fuse unless `fuse` is false)."""
     parser.add_argument("--hex-tile", nargs="?", const="", metavar="OPTIONS",
                         help="hybrid hexagonal time tiling, with the options of "
                              "stencil-opt --hex-tile (for example \"h=3 widths=16,256\"; "
@@ -422,6 +423,8 @@ def _add_tiling_options(parser):
                              "space dimensions), with the options of stencil-opt "
                              "--split-tile (for example \"h=4 widths=32,256\"; none: the "
                              "defaults, the tile-size model's for the CPU)")
+    if not fuse:
+        return
     parser.add_argument("--fuse", nargs="?", const="", metavar="OPTIONS",
                         help="fuse the statements of each step or sweep in overlapped "
                              "tiles, with the options of stencil-opt --fuse (for example "
@@ -527,7 +530,7 @@ def main(argv=None):
     p.set_defaults(fn=cmd_compile)
     p = sub.add_parser("picture", help="draw a tiling as SVG")
     p.add_argument("file")
-    _add_tiling_options(p)
+    _add_tiling_options(p, fuse=False)
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--steps", type=int, default=None,
                    help="time steps, for programs whose step count is not a constant")

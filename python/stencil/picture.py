@@ -128,6 +128,9 @@ def time_plane(scop, fixed=None, arrows_at=None):
     points = scop["points"]
     if fixed is None:
         fixed = [min(p["instance"][1 + d] for p in points) for d in range(1, n)]
+    if len(fixed) != n - 1:
+        raise ValueError(f"fixed needs {n - 1} values (s1...: the space dimensions "
+                         f"not drawn), got {len(fixed)}")
     cells = {}
     for p in points:
         if list(p["instance"][2:]) == list(fixed):

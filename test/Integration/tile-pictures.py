@@ -106,4 +106,13 @@ try:
     raise AssertionError("an untiled scop was drawn")
 except CompileError as e:
     assert "is not hex- or split-tiled" in str(e), e
+# --fixed takes one value per space dimension not drawn; --steps at least 1;
+# picture draws tilings only (no --fuse).
+for extra, message in ((["--fixed", "1,2"], "fixed needs 0 values"),
+                       (["--steps", "0"], "--steps must be at least 1"),
+                       (["--fuse"], "unrecognized arguments: --fuse")):
+    out = subprocess.run([sys.executable, "-m", "stencil", "picture", str(path),
+                          f"--split-tile=h={h} widths={W}", "-o", str(work / "bad.svg"),
+                          *extra], capture_output=True, text=True)
+    assert out.returncode != 0 and message in out.stderr, (extra, out.stderr)
 print("ok tile pictures")
