@@ -102,6 +102,9 @@ struct Counters {
   uint64_t sharedLoadRequests = 0, sharedStoreRequests = 0,
            sharedBankConflicts = 0;
   uint64_t globalBytesRead = 0, globalBytesWritten = 0, barriers = 0;
+  // Barrier intervals of a block (summed over blocks) that issue a global
+  // load: each puts a memory latency on the block's path to its barrier.
+  uint64_t globalLoadIntervals = 0;
   // Modeled instructions executed, and in the kernel's code (the sum over
   // kernels in a total).
   uint64_t threadInstructions = 0, warpInstructions = 0,
@@ -125,6 +128,7 @@ struct Counters {
     globalBytesRead += o.globalBytesRead;
     globalBytesWritten += o.globalBytesWritten;
     barriers += o.barriers;
+    globalLoadIntervals += o.globalLoadIntervals;
     threadInstructions += o.threadInstructions;
     warpInstructions += o.warpInstructions;
     staticInstructions += o.staticInstructions;
@@ -256,6 +260,7 @@ void countRequests() {
            std::tie(b.op, b.warp, b.k, b.address);
   });
   Counters &c = *s.current;
+  bool globalLoad = false;
   std::vector<uint64_t> units;
   for (size_t first = 0; first < all.size();) {
     size_t end = first + 1;
@@ -280,6 +285,7 @@ void countRequests() {
         c.globalStoreSectors += sectors;
         c.globalStoreBytesRequested += requested;
       } else {
+        globalLoad = true;
         ++c.globalLoadRequests;
         c.globalLoadSectors += sectors;
         c.globalLoadBytesRequested += requested;
@@ -302,6 +308,7 @@ void countRequests() {
     }
     first = end;
   }
+  c.globalLoadIntervals += globalLoad;
   all.clear();
 }
 
@@ -345,7 +352,8 @@ void appendJson(std::string &out, const std::string &kernel,
       ", \"shared_store_requests\": %" PRIu64
       ", \"shared_bank_conflicts\": %" PRIu64
       ", \"global_bytes_read\": %" PRIu64 ", \"global_bytes_written\": %" PRIu64
-      ", \"barriers\": %" PRIu64 ", \"thread_instructions\": %" PRIu64
+      ", \"barriers\": %" PRIu64 ", \"global_load_intervals\": %" PRIu64
+      ", \"thread_instructions\": %" PRIu64
       ", \"warp_instructions\": %" PRIu64
       ", \"static_instructions\": %" PRIu64 "}",
       c.launches, c.blocks, c.threadsPerBlock, c.sharedBytesPerBlock,
@@ -354,7 +362,7 @@ void appendJson(std::string &out, const std::string &kernel,
       c.globalStoreRequests, c.globalStoreSectors, c.globalStoreBytesRequested,
       c.sharedLoadRequests, c.sharedStoreRequests, c.sharedBankConflicts,
       c.globalBytesRead, c.globalBytesWritten, c.barriers,
-      c.threadInstructions, c.warpInstructions, c.staticInstructions);
+      c.globalLoadIntervals, c.threadInstructions, c.warpInstructions, c.staticInstructions);
   out += "{\"kernel\": \"" + escaped(kernel) + "\", " + text;
 }
 

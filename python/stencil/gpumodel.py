@@ -19,18 +19,21 @@ The model of one launch
 -----------------------
 ::
 
-    memory = DRAM bytes / (DRAM_ACHIEVABLE_FRACTION x peak bandwidth x active SMs / SMs)
-    shared = (shared requests + bank-conflict replays) / (1 request per clock x active SMs)
-    issue  = warp instructions / (4 warp instructions per clock x SMs x fill)
-    time   = max(memory, shared, issue)
-             + BARRIER_LATENCY_CYCLES x barriers per block x waves / clock
-             + LAUNCH_OVERHEAD_S
+    memory  = DRAM bytes / (DRAM_ACHIEVABLE_FRACTION x peak bandwidth x active SMs / SMs)
+    shared  = (shared requests + bank-conflict replays) / (1 request per clock x active SMs)
+    issue   = warp instructions of the busiest SM / (4 warp instructions per clock)
+    latency = rounds x (warp instructions per warp x WARP_ISSUE_LATENCY_CYCLES
+                        + barriers per block x BARRIER_LATENCY_CYCLES
+                        + global-load intervals per block x GLOBAL_LOAD_LATENCY_CYCLES) / clock
+    time    = max(memory, shared, issue, latency) + LAUNCH_OVERHEAD_S
 
-where warp instructions = instructions per thread x warps, active SMs =
-min(SMs, blocks of the launch), fill = min(1, blocks / (SMs x resident
-blocks per SM)) with the resident blocks from ``occupancy``, and waves =
-ceil(blocks / (SMs x resident blocks per SM)). Modeled GStencils/s = updates
-/ modeled time.
+where active SMs = min(SMs, blocks of the launch), the busiest SM holds
+ceil(blocks / SMs) blocks and runs them in rounds of the resident blocks
+per SM (``occupancy``), and the latency term is one block's critical path:
+its warps issue one instruction per WARP_ISSUE_LATENCY_CYCLES (Little's
+law; with more warps per scheduler the issue term binds instead), wait at
+each barrier, and wait for memory in each barrier interval that loads from
+global memory. Modeled GStencils/s = updates / modeled time.
 
 Command line::
 
@@ -212,9 +215,26 @@ DRAM_ACHIEVABLE_FRACTION = 0.85
 # Latency of one block-wide barrier (bar.sync) on the critical path of a
 # block, in cycles. Order of magnitude from microbenchmarks of
 # __syncthreads (Wong et al., "Demystifying GPU Microarchitecture through
-# Microbenchmarking", ISPASS 2010: a few tens of cycles); a calibration
-# constant, not measured on sm_80/sm_90 here.
+# Microbenchmarking", ISPASS 2010: a few tens of cycles); not measured on
+# sm_80/sm_90 here.
 BARRIER_LATENCY_CYCLES = 30
+
+# Latency of a global load that misses L1, in cycles: what a barrier
+# interval that loads from global memory waits before its barrier.
+# Order of magnitude from microbenchmarks of Hopper and Ampere (Luo et al.,
+# "Benchmarking and Dissecting the Nvidia Hopper GPU Architecture", 2024:
+# L2 hits about 260 cycles, DRAM about 480); copy-ins mix both.
+GLOBAL_LOAD_LATENCY_CYCLES = 500
+
+# Mean cycles between two instructions of one warp when nothing else
+# hides its latencies (dependent arithmetic 4-6 cycles, shared loads about
+# 30, partly overlapped by the independent points of an unrolled step):
+# by Little's law a scheduler issues min(1, warps / this) instructions per
+# clock. Calibration constant, fitted to one measured kernel (the headline
+# hex-tiled jacobi 2D f32 at 3072^2 on an H100, docs/performance.md, "The
+# model against the leases' measurements"); the other kernels of that run
+# check it.
+WARP_ISSUE_LATENCY_CYCLES = 14
 
 # Cost of one kernel launch in a stream of back-to-back launches (driver and
 # launch latency, the tail of the previous kernel): commonly 3-5 us on
@@ -232,7 +252,7 @@ PROFILE_KEYS = (
     "global_load_requests", "global_load_sectors", "global_load_bytes_requested",
     "global_store_requests", "global_store_sectors", "global_store_bytes_requested",
     "shared_load_requests", "shared_store_requests", "shared_bank_conflicts",
-    "global_bytes_read", "global_bytes_written", "barriers",
+    "global_bytes_read", "global_bytes_written", "barriers", "global_load_intervals",
 )
 # Optional: the emulation's dynamic instruction counts (stencil.profile).
 INSTRUCTION_KEYS = ("thread_instructions", "warp_instructions", "static_instructions")
@@ -505,21 +525,36 @@ def model_kernel(profile, dev, stats=None, registers=None, shared_bytes=None,
     dram = (profile["global_bytes_read"] + profile["global_bytes_written"]) / launches
     shared_wavefronts = (profile["shared_load_requests"] + profile["shared_store_requests"]
                          + profile["shared_bank_conflicts"]) / launches
-    warps = blocks * math.ceil(tpb / dev.warp_size)
+    warps_per_block = math.ceil(tpb / dev.warp_size)
+    warps = blocks * warps_per_block
     if warp_instructions is None:
         warp_instructions = instructions_per_thread * warps
-    barriers_per_block = profile["barriers"] / profile["blocks"] if profile["blocks"] else 0.0
+    per_block = 1 / profile["blocks"] if profile["blocks"] else 0.0
+    barriers_per_block = profile["barriers"] * per_block
+    load_intervals_per_block = profile["global_load_intervals"] * per_block
 
     if active_sms:
         t_memory = dram / (DRAM_ACHIEVABLE_FRACTION * dev.dram_bytes_per_s * active_sms / dev.sms)
         t_shared = shared_wavefronts / (dev.shared_requests_per_clock * dev.clock_hz * active_sms)
-        t_issue = warp_instructions / (dev.schedulers_per_sm * dev.clock_hz * dev.sms * fill)
+        # Issue: the warp instructions of the busiest SM's blocks at its
+        # schedulers' rate. Latency: that SM runs its blocks `resident` at a
+        # time, and a block takes at least its critical path: each of its
+        # warps issues one instruction per WARP_ISSUE_LATENCY_CYCLES, and
+        # waits at every barrier and for the global loads of its copy-in
+        # intervals.
+        sm_blocks = math.ceil(blocks / dev.sms)
+        t_issue = (warp_instructions / blocks * sm_blocks
+                   / (dev.schedulers_per_sm * dev.clock_hz))
+        rounds = math.ceil(sm_blocks / min(resident, sm_blocks))
+        path = (warp_instructions / warps * WARP_ISSUE_LATENCY_CYCLES
+                + BARRIER_LATENCY_CYCLES * barriers_per_block
+                + GLOBAL_LOAD_LATENCY_CYCLES * load_intervals_per_block)
+        t_latency = rounds * path / dev.clock_hz
     else:
-        t_memory = t_shared = t_issue = 0.0
-    t_barriers = BARRIER_LATENCY_CYCLES * barriers_per_block * waves / dev.clock_hz
-    throughput = {"memory": t_memory, "shared": t_shared, "issue": t_issue}
+        t_memory = t_shared = t_issue = t_latency = 0.0
+    throughput = {"memory": t_memory, "shared": t_shared, "issue": t_issue, "latency": t_latency}
     bound = max(throughput, key=throughput.get)
-    t_launch = throughput[bound] + t_barriers + LAUNCH_OVERHEAD_S
+    t_launch = throughput[bound] + LAUNCH_OVERHEAD_S
     total = t_launch * launches
     updates = profile["updates"]
 
@@ -563,7 +598,7 @@ def model_kernel(profile, dev, stats=None, registers=None, shared_bytes=None,
         "model_memory_s": t_memory,
         "model_shared_s": t_shared,
         "model_issue_s": t_issue,
-        "model_barrier_s": t_barriers,
+        "model_latency_s": t_latency,
         "model_launch_overhead_s": LAUNCH_OVERHEAD_S,
         "model_bound": bound,
         "model_time_per_launch_s": t_launch,
@@ -632,14 +667,14 @@ def format_table(result):
                      f"| {u['dram_bytes']:.3f} | {u['model_ns']:.5f} |")
     lines += ["", "Model per launch (us):", "",
               "| kernel | blocks | threads | regs | shared B | blocks/SM | memory | shared "
-              "| issue | barriers | launch | model time | bound | model GStencils/s |",
+              "| issue | latency | launch | model time | bound | model GStencils/s |",
               "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
     for k in rows:
         us = lambda s: f"{s * 1e6:.2f}"
         lines.append(f"| {k['kernel']} | {k['blocks_per_launch']:.0f} | {k['threads_per_block']} "
                      f"| {k['registers']} | {k['shared_bytes']} | {k['resident_blocks_per_sm']} "
                      f"| {us(k['model_memory_s'])} | {us(k['model_shared_s'])} | {us(k['model_issue_s'])} "
-                     f"| {us(k['model_barrier_s'])} | {us(k['model_launch_overhead_s'])} "
+                     f"| {us(k['model_latency_s'])} | {us(k['model_launch_overhead_s'])} "
                      f"| {us(k['model_time_per_launch_s'])} | {k['model_bound']} "
                      f"| {k['model_gstencils_per_s']:.2f} |")
     lines += ["", f"model time: {result['model_time_s'] * 1e3:.4f} ms for {result['updates']} updates"]

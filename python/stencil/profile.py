@@ -15,8 +15,10 @@ emulation"):
     replays of a request = (most distinct 4-byte words in one bank) - 1;
   * the distinct global bytes each launch reads and writes (DRAM traffic
     with a perfect cache within a launch), summed over launches;
-  * barriers executed (per block), launches, blocks, threads per block, and
-    updates: executed stores marked `stencil.update` (the computed points);
+  * barriers executed (per block), the barrier intervals of a block that
+    issue a global load (each waits for memory before its barrier),
+    launches, blocks, threads per block, and updates: executed stores
+    marked `stencil.update` (the computed points);
   * modeled instructions: each block of the kernel body is weighted with
     the PTX instructions its ops cost (a multiply-add per memory index, a
     few for a division, one for most ops, none for constants); executed per
@@ -146,6 +148,7 @@ def derived(entry):
         "global_bytes_read": per("global_bytes_read"),
         "global_bytes_written": per("global_bytes_written"),
         "barriers": per("barriers"),
+        "global_load_intervals": per("global_load_intervals"),
         "thread_instructions": per("thread_instructions"),
         "warp_instructions": per("warp_instructions"),
     }
@@ -164,6 +167,7 @@ _ROWS = [
     ("DRAM bytes read (distinct)", "global_bytes_read", "global_bytes_read"),
     ("DRAM bytes written (distinct)", "global_bytes_written", "global_bytes_written"),
     ("barriers", "barriers", "barriers"),
+    ("barrier intervals with global loads", "global_load_intervals", "global_load_intervals"),
     ("modeled instructions (threads)", "thread_instructions", "thread_instructions"),
     ("modeled instructions (warps)", "warp_instructions", "warp_instructions"),
 ]

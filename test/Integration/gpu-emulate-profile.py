@@ -6,7 +6,8 @@
 # 31 replays per request; f64: 2 banks per element), barriers, updates, and
 # a thread loop (the k-th execution of an op by the threads of a warp is
 # one request), and the modeled instructions (per thread, per warp under
-# divergence, static; stencil.profile). Then the untiled jacobi2d (f32, block 32x8): 5 load requests
+# divergence, static; stencil.profile), and the barrier intervals that load
+# from global memory. Then the untiled jacobi2d (f32, block 32x8): 5 load requests
 # and one store per 32 updates, the sectors that the addresses of the
 # arrays give, the distinct bytes of each step.
 import json
@@ -126,6 +127,34 @@ module attributes {gpu.container_module} {
     return
   }
 
+  // 2 blocks of one warp, three barrier intervals each: a copy-in from
+  // global memory, a shared-only step, a global load again; 2 intervals of
+  // each block load from global memory.
+  func.func @staged(%a: memref<64xf32>, %b: memref<64xf32>) attributes {llvm.emit_c_interface} {
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c32 = arith.constant 32 : index
+    gpu.launch blocks(%bx, %by, %bz) in (%gx = %c2, %gy = %c1, %gz = %c1)
+               threads(%tx, %ty, %tz) in (%sx = %c32, %sy = %c1, %sz = %c1)
+               workgroup(%s : memref<32xf32, #gpu.address_space<workgroup>>) {
+      %base = arith.muli %bx, %sx : index
+      %i = arith.addi %base, %tx : index
+      %v = memref.load %a[%i] : memref<64xf32>
+      memref.store %v, %s[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %w = memref.load %s[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+      %x = arith.addf %w, %w : f32
+      memref.store %x, %s[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+      gpu.barrier
+      %y = memref.load %s[%tx] : memref<32xf32, #gpu.address_space<workgroup>>
+      %z = memref.load %a[%i] : memref<64xf32>
+      %r = arith.addf %y, %z : f32
+      memref.store %r, %b[%i] : memref<64xf32>
+      gpu.terminator
+    }
+    return
+  }
+
   // Two warps; only thread 0 copies: the then-block is issued by one warp.
   func.func @diverge(%a: memref<64xf32>, %b: memref<64xf32>) attributes {llvm.emit_c_interface} {
     %c1 = arith.constant 1 : index
@@ -180,7 +209,8 @@ expect(e, launches=1, blocks=2, threads_per_block=128, updates=256,
        global_load_requests=8, global_load_sectors=32, global_load_bytes_requested=1024,
        global_store_requests=8, global_store_sectors=32, global_store_bytes_requested=1024,
        shared_load_requests=0, shared_store_requests=0, shared_bank_conflicts=0,
-       global_bytes_read=1024, global_bytes_written=1024, barriers=0)
+       global_bytes_read=1024, global_bytes_written=1024, barriers=0,
+       global_load_intervals=2)
 # Instructions: muli, addi, a load and a store of one index (2 each).
 expect(e, static_instructions=6, thread_instructions=256 * 6, warp_instructions=8 * 6)
 
@@ -197,10 +227,20 @@ e = run("banks", aligned(32, np.float32), aligned(32, np.float64))
 # Stores: s[t][0] (31 replays), d[t] (1 replay), e[2 t] (3); loads:
 # s[0][t] (none), d[t] (1).
 expect(e, shared_store_requests=3, shared_load_requests=2,
-       shared_bank_conflicts=31 + 1 + 3 + 0 + 1, barriers=2, global_store_requests=2)
+       shared_bank_conflicts=31 + 1 + 3 + 0 + 1, barriers=2, global_store_requests=2,
+       global_load_intervals=0)
+
+sa = aligned(64, np.float32)
+sa[:] = np.arange(64)
+sb = aligned(64, np.float32)
+e = run("staged", sa, sb)
+assert np.array_equal(sb, 3 * sa), sb
+expect(e, blocks=2, barriers=4, global_load_intervals=4, global_load_requests=4,
+       shared_load_requests=4, shared_store_requests=4)
 
 e = run("loop", aligned(128, np.float32), aligned(32, np.float32))
-expect(e, global_load_requests=4, global_load_sectors=16, global_store_requests=1)
+expect(e, global_load_requests=4, global_load_sectors=16, global_store_requests=1,
+       global_load_intervals=1)
 # The body: scf.for (1), the store (2); 4 iterations of the loop's block:
 # increment and branch (2), muli, addi, the load (2), addf.
 expect(e, static_instructions=3 + 7, thread_instructions=32 * (3 + 4 * 7),

@@ -81,7 +81,7 @@ def jacobi_profile(updates_per_step=points, steps=STEPS, **changes):
         "shared_load_requests": 0, "shared_store_requests": 0, "shared_bank_conflicts": 0,
         "global_bytes_read": 4 * updates_per_step * steps,
         "global_bytes_written": 4 * updates_per_step * steps,
-        "barriers": 0,
+        "barriers": 0, "global_load_intervals": updates_per_step // 256 * steps,
     }
     p.update(changes)
     return p
@@ -124,24 +124,25 @@ heavy = dict(instructions_per_thread=2000)
 assert modeled_time(half, **heavy) <= modeled_time(base, **heavy)
 # Faster device, same counts: faster.
 assert modeled_time(base, "sm_90") < modeled_time(base, "sm_80")
-# Filling the device: with blocks beyond SMs x resident blocks per SM the
-# issue time per block is the device's full rate; with fewer it is worse.
+# Filling the device: with as many blocks as the SMs hold at once (or
+# more) a block costs the device's full issue rate; with a quarter of them
+# each SM has too few warps to hide their latency, and a block costs more.
 resident = gm.occupancy("sm_80", 256, kernel["registers"], 0)
 slots = a100.sms * resident
 
 
-def issue_per_block(blocks):
+def time_per_block(blocks):
     p = jacobi_profile(updates_per_step=blocks * 256, steps=1)
     m = gm.model_kernel(p, "sm_80", kernel, instructions_per_thread=1000)
-    assert m["model_bound"] == "issue"
-    return m["model_issue_s"] / blocks, m["fill"]
+    return (m["model_time_per_launch_s"] - gm.LAUNCH_OVERHEAD_S) / blocks, m
 
 
-full, fill = issue_per_block(4 * slots)
-assert fill == 1.0
-assert abs(issue_per_block(slots)[0] - full) < 1e-15 * full + 1e-18
-assert issue_per_block(slots // 4)[0] > 3.9 * full   # a quarter of the device
-assert issue_per_block(slots // 4)[1] == 0.25
+full, m = time_per_block(4 * slots)
+assert m["fill"] == 1.0 and m["model_bound"] == "issue", m
+assert abs(time_per_block(slots)[0] - full) < 1e-9 * full
+quarter, m = time_per_block(slots // 4)
+assert m["fill"] == 0.25 and m["model_bound"] == "latency", m
+assert quarter > 1.5 * full, (quarter, full)
 # Bank conflicts, barriers and launches cost time.
 shared = jacobi_profile(shared_load_requests=10 * warps * STEPS)
 conflicts = jacobi_profile(shared_load_requests=10 * warps * STEPS,
@@ -150,12 +151,39 @@ assert modeled_time(conflicts) > modeled_time(shared) >= modeled_time(base)
 assert modeled_time(jacobi_profile(barriers=40 * base["blocks"])) > modeled_time(base)
 more_launches = jacobi_profile(updates_per_step=points // 2, steps=2 * STEPS)
 assert modeled_time(more_launches) > modeled_time(base)
-# More registers, fewer resident blocks: an issue-bound kernel slows down
-# only once the launch no longer fills the device.
+# More registers, fewer resident blocks: the same blocks run in rounds of
+# one per SM, whose 8 warps cannot hide their latency.
 small = jacobi_profile(updates_per_step=slots * 256, steps=1)
 t8 = gm.model_kernel(small, "sm_80", kernel, registers=32, instructions_per_thread=1000)
 t1 = gm.model_kernel(small, "sm_80", kernel, registers=255, instructions_per_thread=1000)
-assert t1["resident_blocks_per_sm"] == 1 and t1["model_time_s"] <= t8["model_time_s"] * 1.0001
+assert t1["resident_blocks_per_sm"] == 1 and t1["model_bound"] == "latency", t1
+assert t1["model_time_s"] > 4 * t8["model_time_s"], (t1, t8)
+# Latency: a launch of one block per SM with long warps is bound by its
+# blocks' critical path (each warp issues once per WARP_ISSUE_LATENCY_CYCLES,
+# one block's 8 warps cannot fill 4 schedulers); barriers and global-load
+# intervals lengthen the path, and more blocks per SM hide it until the
+# issue rate binds.
+few = jacobi_profile(updates_per_step=a100.sms * 256, steps=1)
+lat = gm.model_kernel(few, "sm_80", kernel, instructions_per_thread=1000)
+assert lat["model_bound"] == "latency", lat
+cycles = 1000 * gm.WARP_ISSUE_LATENCY_CYCLES + gm.GLOBAL_LOAD_LATENCY_CYCLES
+assert abs(lat["model_latency_s"] - cycles / a100.clock_hz) < 1e-12, lat
+waits = gm.model_kernel({**few, "barriers": 100 * few["blocks"],
+                         "global_load_intervals": 50 * few["blocks"]},
+                        "sm_80", kernel, instructions_per_thread=1000)
+cycles += 100 * gm.BARRIER_LATENCY_CYCLES + 49 * gm.GLOBAL_LOAD_LATENCY_CYCLES
+assert abs(waits["model_latency_s"] - cycles / a100.clock_hz) < 1e-12, waits
+# Eight blocks per SM at once: the same per-block path, issue time x 8 / 4
+# schedulers x 8 warps = 16x, so latency no longer binds.
+many = jacobi_profile(updates_per_step=8 * a100.sms * 256, steps=1)
+full = gm.model_kernel(many, "sm_80", kernel, instructions_per_thread=1000)
+assert full["resident_blocks_per_sm"] == 8, full
+assert abs(full["model_latency_s"] - lat["model_latency_s"]) < 1e-12, full
+assert full["model_bound"] == "issue", full
+# Twice the blocks a device holds at once: two rounds of the critical path.
+twice = jacobi_profile(updates_per_step=16 * a100.sms * 256, steps=1)
+assert abs(gm.model_kernel(twice, "sm_80", kernel, instructions_per_thread=1000)
+           ["model_latency_s"] - 2 * lat["model_latency_s"]) < 1e-12
 print("ok directions")
 
 # A profile with a wrong key is refused.
@@ -236,7 +264,7 @@ out = subprocess.run([sys.executable, "-m", "stencil.gpumodel", str(profile_json
 assert out.returncode == 0, out.stderr
 modeled_hex = json.loads(out.stdout)
 assert [k["registers"] for k in modeled_hex["kernels"]] == regs, (modeled_hex, regs)
-assert all(k["model_barrier_s"] > 0 for k in modeled_hex["kernels"])
+assert all(k["model_latency_s"] > 0 for k in modeled_hex["kernels"])
 print(f"ok command line with a module's PTX: registers {regs} matched by launch site")
 
 # The emulation's profiler (stencil.profile) feeds the model directly: the
