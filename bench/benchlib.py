@@ -311,3 +311,46 @@ def child(cmd, env, timeout):
     if out.returncode or not lines:
         return {"error": f"exit {out.returncode}: {(out.stderr or out.stdout)[-1500:]}"}
     return json.loads(lines[-1])
+
+
+# --- the GPU performance model at sizes the emulation cannot run -----------
+
+def counted_profile_keys():
+    """The keys of an emulation profile entry that count work (they grow
+    with the problem), as opposed to per-kernel constants."""
+    from stencil.profile import KEYS
+    return [k for k in KEYS if k not in ("kernel", "threads_per_block", "shared_bytes_per_block",
+                                         "static_instructions")]
+
+
+def multilinear(samples, points, target):
+    """The value at `target` of the multilinear function through `samples`
+    ({corner: value}, a corner a tuple of 0/1 per variable) at the corners
+    of the box `points` (two coordinates per variable)."""
+    import itertools
+    total = 0.0
+    for corner in itertools.product((0, 1), repeat=len(points)):
+        weight = 1.0
+        for c, (a, b), x in zip(corner, points, target):
+            t = (x - a) / (b - a)
+            weight *= t if c else 1 - t
+        total += weight * samples[corner]
+    return total
+
+
+def kernel_ptx(path, passes, gpu_options, chip):
+    """The PTX statistics (gpumodel.ptx_kernel_stats, with ptxas -v) of the
+    kernels of the program in `path` after `passes` (stencil-opt flags),
+    lowered with --convert-to-gpu=`gpu_options`: ({name: stats}, [stats in
+    launch-site order])."""
+    from stencil import gpumodel
+    from stencil.compiler import find_stencil_opt
+    text = subprocess.run([find_stencil_opt(), str(path), *passes,
+                           f"--convert-to-gpu=format=isa chip={chip} {gpu_options}"],
+                          capture_output=True, text=True, check=True).stdout
+    stats, order = {}, []
+    for _, ptx in gpumodel.ptx_from_module(text):
+        kernel_stats = gpumodel.ptx_kernel_stats(ptx, gpumodel.run_ptxas(ptx, chip))
+        stats.update(kernel_stats)
+        order.extend(kernel_stats.values())
+    return stats, order

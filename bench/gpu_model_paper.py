@@ -16,37 +16,20 @@ kernel's PTX (gpumodel.model_warp_instructions).
 
     /usr/bin/python3 bench/gpu_model_paper.py [NAME ...] [--dtype f32] [--chip sm_90]
 """
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
+from benchlib import counted_profile_keys, kernel_ptx, multilinear  # noqa: E402
 from stencil import gpumodel  # noqa: E402
 from stencil.benchmarks import BENCHMARKS, PAPER_SIZES, program_parser, time_loop_names  # noqa: E402
-from stencil.compiler import find_stencil_opt  # noqa: E402
-from stencil.profile import KEYS, profile_file  # noqa: E402
+from stencil.profile import profile_file  # noqa: E402
 
 ((PAPER, _), PAPER_STEPS) = PAPER_SIZES[2]
 WIDTHS, STEPS = (128, 256), (16, 32)
 RUNS = [(w, n) for w in WIDTHS for n in STEPS]
-# Counts of the work (not per-kernel constants).
-COUNTED = [k for k in KEYS if k not in ("kernel", "threads_per_block", "shared_bytes_per_block",
-                                        "static_instructions")]
-
-
-def extrapolated(entries):
-    """A kernel's profile entry at 3072 x 512 steps from its entries of the
-    RUNS, bilinear in the width and the steps."""
-    (a, b), (c, d) = (entries[0], entries[1]), (entries[2], entries[3])
-    (w0, w1), (n0, n1) = WIDTHS, STEPS
-    x, y = (PAPER - w0) / (w1 - w0), (PAPER_STEPS - n0) / (n1 - n0)
-    out = dict(a)
-    for key in COUNTED:
-        out[key] = (a[key] + x * (c[key] - a[key]) + y * (b[key] - a[key])
-                    + x * y * (d[key] - c[key] - b[key] + a[key]))
-    return out
 
 
 def model(paths, hex_tile, chip, gpu_options=""):
@@ -58,15 +41,17 @@ def model(paths, hex_tile, chip, gpu_options=""):
         raise RuntimeError(f"the runs {', '.join(map(str, paths))} launch different kernels")
     passes = [f"--hex-tile={hex_tile}" if hex_tile else "--hex-tile"] \
         if hex_tile is not None else []
-    text = subprocess.run([find_stencil_opt(), str(paths[-1]), *passes,
-                           f"--convert-to-gpu=format=isa chip={chip} {gpu_options}"],
-                          capture_output=True, text=True, check=True).stdout
-    stats, order = {}, []
-    for _, ptx in gpumodel.ptx_from_module(text):
-        kernel_stats = gpumodel.ptx_kernel_stats(ptx, gpumodel.run_ptxas(ptx, chip))
-        stats.update(kernel_stats)
-        order.extend(kernel_stats.values())
-    entries = [extrapolated(kernel_runs) for kernel_runs in zip(*runs)]
+    stats, order = kernel_ptx(paths[-1], passes, gpu_options, chip)
+    # Bilinear in the width and the steps through the four RUNS.
+    points, target = (WIDTHS, STEPS), (PAPER, PAPER_STEPS)
+    corners = [(w, n) for w in (0, 1) for n in (0, 1)]
+    entries = []
+    for kernel_runs in zip(*runs):
+        entry = dict(kernel_runs[0])
+        for key in counted_profile_keys():
+            entry[key] = multilinear({c: e[key] for c, e in zip(corners, kernel_runs)},
+                                     points, target)
+        entries.append(entry)
     return gpumodel.model_program(entries, chip, ptx_stats=stats, steps=PAPER_STEPS,
                                   ptx_order=order)
 

@@ -148,7 +148,7 @@ shared = jacobi_profile(shared_load_requests=10 * warps * STEPS)
 conflicts = jacobi_profile(shared_load_requests=10 * warps * STEPS,
                            shared_bank_conflicts=30 * warps * STEPS)
 assert modeled_time(conflicts) > modeled_time(shared) >= modeled_time(base)
-assert modeled_time(jacobi_profile(barriers=40 * base["blocks"])) > modeled_time(base)
+assert modeled_time(jacobi_profile(barriers=100 * base["blocks"])) > modeled_time(base)
 more_launches = jacobi_profile(updates_per_step=points // 2, steps=2 * STEPS)
 assert modeled_time(more_launches) > modeled_time(base)
 # More registers, fewer resident blocks: the same blocks run in rounds of
