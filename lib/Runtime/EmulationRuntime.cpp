@@ -353,16 +353,15 @@ void appendJson(std::string &out, const std::string &kernel,
       ", \"shared_bank_conflicts\": %" PRIu64
       ", \"global_bytes_read\": %" PRIu64 ", \"global_bytes_written\": %" PRIu64
       ", \"barriers\": %" PRIu64 ", \"global_load_intervals\": %" PRIu64
-      ", \"thread_instructions\": %" PRIu64
-      ", \"warp_instructions\": %" PRIu64
+      ", \"thread_instructions\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
       ", \"static_instructions\": %" PRIu64 "}",
-      c.launches, c.blocks, c.threadsPerBlock, c.sharedBytesPerBlock,
-      c.updates,
+      c.launches, c.blocks, c.threadsPerBlock, c.sharedBytesPerBlock, c.updates,
       c.globalLoadRequests, c.globalLoadSectors, c.globalLoadBytesRequested,
       c.globalStoreRequests, c.globalStoreSectors, c.globalStoreBytesRequested,
       c.sharedLoadRequests, c.sharedStoreRequests, c.sharedBankConflicts,
       c.globalBytesRead, c.globalBytesWritten, c.barriers,
-      c.globalLoadIntervals, c.threadInstructions, c.warpInstructions, c.staticInstructions);
+      c.globalLoadIntervals, c.threadInstructions, c.warpInstructions,
+      c.staticInstructions);
   out += "{\"kernel\": \"" + escaped(kernel) + "\", " + text;
 }
 
