@@ -20,7 +20,10 @@ outermost dimension s0, so the same blocks per phase and the same tiles):
     3D: s1 in (16, 32), s2 in (64, 128), steps in (4, 8)
 
 whole tiles repeat, and the partial tiles at the borders are counted as in
-a run of the row's size as long as they have the same shape. Instructions
+a run of the row's size as long as they have the same shape. Time tiles
+taller than about half the reduced steps (the `hex` variant's h=8) do not
+extrapolate: such a row launches its kernels a different number of times
+than the measured run, is flagged, and left out of the mean. Instructions
 are the emulation's dynamic counts scaled to the PTX of the kernels built
 at the row's size (gpumodel.model_warp_instructions).
 
@@ -171,7 +174,14 @@ def main(argv=None):
                 for variant in variants:
                     if f"{variant}_gsts" in row:
                         out.append(show(check(row, variant, tmp, pool)))
-    ratios = [r["model_over_measured"] for r in out]
+    # A row whose kernels launch a different number of times than the
+    # measured ones is not the same computation (e.g. tiles taller than the
+    # reduced runs' steps, whose partial time tiles do not extrapolate).
+    differing = [r for r in out if r["measured_launches"] not in (None, r["launches"])]
+    for r in differing:
+        print(f"{r['example']} {r['variant']}: {r['launches']} launches modeled, "
+              f"{r['measured_launches']} measured: left out of the mean", file=sys.stderr)
+    ratios = [r["model_over_measured"] for r in out if r not in differing]
     if ratios:
         print(f"\nmodel / measured over {len(ratios)} rows: geometric mean "
               f"{math.exp(sum(map(math.log, ratios)) / len(ratios)):.2f}, "
