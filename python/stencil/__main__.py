@@ -97,10 +97,12 @@ from .compiler import CompileError, CompileWarning, MemRefArg, compile_file
 from .runtime import CudaError, RaceError, StencilLibrary, random_field
 
 
-def _pick_function(lib, name):
-    sigs = lib.compiled.signatures
+def _pick_function(compiled, name):
+    sigs = compiled.signatures
     if name:
-        return lib.signature(name)
+        if name not in sigs:
+            raise SystemExit(f"no function @{name}; have {', '.join(sigs)}")
+        return sigs[name]
     if len(sigs) != 1:
         raise SystemExit(f"the module has functions {', '.join(sigs)}: choose one with --func")
     return next(iter(sigs.values()))
@@ -205,10 +207,13 @@ def _compile_run(args, distribute=None):
 def cmd_run(args):
     if args.mpi or args.distribute or args.compiled:
         return _run_distributed(args)
-    lib = StencilLibrary(_compile_run(args))
-    sig = _pick_function(lib, args.func)
+    compiled = _compile_run(args)
+    sig = _pick_function(compiled, args.func)
+    # The fields before the library: an element type numpy lacks is
+    # refused before loading code that may need runtime support for it.
     values = _initial_values(sig, args.seed,
                              [getattr(spec, "shape", None) for spec in sig.args])
+    lib = StencilLibrary(compiled)
     lib.call(sig.name, *values)
     _report(args, sig, values, _where(args, lib))
     return 0
@@ -280,7 +285,7 @@ def _run_distributed(args):
     if compiled.target == "cuda":
         distributed.select_device(comm)
     lib = StencilLibrary(compiled)
-    sig = _pick_function(lib, args.func)
+    sig = _pick_function(compiled, args.func)
     dec = sig.decomposition
     if dec is None:
         raise CompileError(f"@{sig.name} is not distributed")
