@@ -315,27 +315,35 @@ def child(cmd, env, timeout):
 
 # --- the GPU performance model at sizes the emulation cannot run -----------
 
-def counted_profile_keys():
-    """The keys of an emulation profile entry that count work (they grow
-    with the problem), as opposed to per-kernel constants."""
-    from stencil.profile import KEYS
-    return [k for k in KEYS if k not in ("kernel", "threads_per_block", "shared_bytes_per_block",
-                                         "static_instructions")]
-
-
-def multilinear(samples, points, target):
-    """The value at `target` of the multilinear function through `samples`
-    ({corner: value}, a corner a tuple of 0/1 per variable) at the corners
-    of the box `points` (two coordinates per variable)."""
+def extrapolated_profiles(runs, points, target):
+    """The emulation profiles ([kernel entries] per run) of runs at the
+    corners of the box `points` (two coordinates per variable; runs in
+    itertools.product((0, 1), ...) order), extrapolated to `target`: every
+    count of the work multilinear in the variables, per-kernel constants
+    (threads, shared bytes, static instructions) as they are."""
     import itertools
-    total = 0.0
-    for corner in itertools.product((0, 1), repeat=len(points)):
-        weight = 1.0
-        for c, (a, b), x in zip(corner, points, target):
-            t = (x - a) / (b - a)
-            weight *= t if c else 1 - t
-        total += weight * samples[corner]
-    return total
+    from stencil.profile import KEYS
+    counted = [k for k in KEYS if k not in ("kernel", "threads_per_block",
+                                            "shared_bytes_per_block", "static_instructions")]
+    corners = list(itertools.product((0, 1), repeat=len(points)))
+
+    def at_target(samples):
+        total = 0.0
+        for corner in corners:
+            weight = 1.0
+            for c, (a, b), x in zip(corner, points, target):
+                t = (x - a) / (b - a)
+                weight *= t if c else 1 - t
+            total += weight * samples[corner]
+        return total
+
+    entries = []
+    for per_run in zip(*runs):
+        entry = dict(per_run[0])
+        for key in counted:
+            entry[key] = at_target({c: e[key] for c, e in zip(corners, per_run)})
+        entries.append(entry)
+    return entries
 
 
 def kernel_ptx(path, passes, gpu_options, chip):

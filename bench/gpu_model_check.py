@@ -43,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from benchlib import counted_profile_keys, kernel_ptx, multilinear  # noqa: E402
+from benchlib import extrapolated_profiles, kernel_ptx  # noqa: E402
 from stencil import gpumodel  # noqa: E402
 from stencil.benchmarks import BENCHMARKS  # noqa: E402
 from stencil.profile import profile_file  # noqa: E402
@@ -100,12 +100,7 @@ def check(row, variant, tmp, pool):
     if len({tuple(e["kernel"] for e in r) for r in runs}) != 1:
         raise RuntimeError(f"{name} {dtype} {variant}: the reduced runs launch different kernels")
     target = [shape[d] for d, _ in dims] + [steps]
-    entries = []
-    for per_run in zip(*runs):
-        entry = dict(per_run[0])
-        for key in counted_profile_keys():
-            entry[key] = multilinear({c: e[key] for c, e in zip(corners, per_run)}, points, target)
-        entries.append(entry)
+    entries = extrapolated_profiles(runs, points, target)
     full = Path(tmp) / f"{name}-{dtype}-full.mlir"
     full.write_text(bench.mlir(shape, steps, dtype))
     passes = [f"--{tiling[0]}={tiling[1]}" if tiling[1] else f"--{tiling[0]}"] if tiling else []

@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "python"))
 
-from benchlib import counted_profile_keys, kernel_ptx, multilinear  # noqa: E402
+from benchlib import extrapolated_profiles, kernel_ptx  # noqa: E402
 from stencil import gpumodel  # noqa: E402
 from stencil.benchmarks import BENCHMARKS, PAPER_SIZES, program_parser, time_loop_names  # noqa: E402
 from stencil.profile import profile_file  # noqa: E402
@@ -43,15 +43,7 @@ def model(paths, hex_tile, chip, gpu_options=""):
         if hex_tile is not None else []
     stats, order = kernel_ptx(paths[-1], passes, gpu_options, chip)
     # Bilinear in the width and the steps through the four RUNS.
-    points, target = (WIDTHS, STEPS), (PAPER, PAPER_STEPS)
-    corners = [(w, n) for w in (0, 1) for n in (0, 1)]
-    entries = []
-    for kernel_runs in zip(*runs):
-        entry = dict(kernel_runs[0])
-        for key in counted_profile_keys():
-            entry[key] = multilinear({c: e[key] for c, e in zip(corners, kernel_runs)},
-                                     points, target)
-        entries.append(entry)
+    entries = extrapolated_profiles(runs, (WIDTHS, STEPS), (PAPER, PAPER_STEPS))
     return gpumodel.model_program(entries, chip, ptx_stats=stats, steps=PAPER_STEPS,
                                   ptx_order=order)
 
